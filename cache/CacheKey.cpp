@@ -1,0 +1,47 @@
+#include "cache/CacheKey.h"
+#include "compiler/Emitter.h"
+#include "compiler/Nvrtc.h"
+#include "compiler/Templates.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
+
+namespace scanjit {
+namespace {
+
+void addField(std::string &text, llvm::StringRef name, llvm::StringRef value) {
+  text += name.str() + " " + std::to_string(value.size()) + " " + value.str() + "\n";
+}
+
+} // namespace
+
+CacheKeyFields currentKeyFields(const GeneratedKernel &generated, const Target &target) {
+  CacheKeyFields f;
+  f.scanjitVersion = scanjitVersion().str();
+  f.templatesDigest = detail::templatesDigest();
+  f.spec = generated.spec.toString();
+  f.plan = generated.plan.toString();
+  f.nvrtcVersion = nvrtcVersion();
+  f.arch = target.name();
+  for (const std::string &o : nvrtcOptions(target))
+    f.options += (f.options.empty() ? "" : " ") + o;
+  return f;
+}
+
+CacheKey makeCacheKey(const CacheKeyFields &f) {
+  CacheKey key;
+  addField(key.text, "format", std::to_string(f.formatVersion));
+  addField(key.text, "scanjit", f.scanjitVersion);
+  addField(key.text, "templates", f.templatesDigest);
+  addField(key.text, "spec", f.spec);
+  addField(key.text, "plan", f.plan);
+  addField(key.text, "nvrtc", f.nvrtcVersion);
+  addField(key.text, "arch", f.arch);
+  addField(key.text, "options", f.options);
+  llvm::SHA256 hash;
+  hash.update(key.text);
+  key.digest = llvm::toHex(hash.final(), /*LowerCase=*/true);
+  return key;
+}
+
+} // namespace scanjit

@@ -1,0 +1,36 @@
+// CacheKey: the identity of a compiled kernel. Every input that can change
+// the binary is a length-prefixed field of the key text; the digest (SHA-256)
+// names the entry. The full text is stored with the entry and compared on
+// load, so a digest collision or a foreign file can never serve a wrong kernel.
+#pragma once
+
+#include "compiler/KernelCompiler.h"
+
+#include <string>
+
+namespace scanjit {
+
+inline constexpr int kCacheFormatVersion = 1;
+
+struct CacheKeyFields {
+  int formatVersion = kCacheFormatVersion;
+  std::string scanjitVersion;
+  std::string templatesDigest;
+  std::string spec;  // canonical spec text
+  std::string plan;  // canonical plan text
+  std::string nvrtcVersion;
+  std::string arch;  // "sm_90"
+  std::string options;
+};
+
+struct CacheKey {
+  std::string text;   // length-prefixed fields, one per line
+  std::string digest; // lowercase hex SHA-256 of text
+};
+
+/// The fields for this process's compiler, templates and options.
+CacheKeyFields currentKeyFields(const GeneratedKernel &generated, const Target &target);
+
+CacheKey makeCacheKey(const CacheKeyFields &fields);
+
+} // namespace scanjit

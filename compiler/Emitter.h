@@ -1,0 +1,17 @@
+// Emitter: spec + plan -> CUDA source. The source is a thin instantiation of
+// the device templates: a Problem and a Plan of constants and one
+// extern "C" __global__ entry that calls the family's template.
+#pragma once
+
+#include "compiler/KernelPlan.h"
+
+namespace scanjit {
+
+/// Kernel parameters, in order: (const void *in, const unsigned char *mask, void *out).
+/// Fails only for an Empty plan (nothing to generate) or an internal bug.
+llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelPlan &plan);
+
+/// The scanjit version string compiled into the library.
+llvm::StringRef scanjitVersion();
+
+} // namespace scanjit

@@ -1,0 +1,24 @@
+#include "compiler/KernelCompiler.h"
+#include "compiler/Emitter.h"
+#include "compiler/Nvrtc.h"
+#include "compiler/Planner.h"
+
+namespace scanjit {
+
+llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec) {
+  GeneratedKernel g{spec, planKernel(spec), ""};
+  if (g.plan.family == KernelFamily::Empty)
+    return g;
+  auto source = emitKernelSource(spec, g.plan);
+  if (!source)
+    return source.takeError();
+  g.source = std::move(*source);
+  return g;
+}
+
+llvm::Expected<CompiledKernel> compileKernel(const GeneratedKernel &generated, const Target &target) {
+  return compileWithNvrtc(generated.source, generated.plan.entry, target,
+                          generated.spec.toString());
+}
+
+} // namespace scanjit

@@ -1,0 +1,59 @@
+// KernelPlan: every decision the planner makes, as plain values. It is
+// printed by `inspect --emit plan`, echoed into the generated source as
+// constants, and its canonical text enters the cache key.
+#pragma once
+
+#include "compiler/ScanSpec.h"
+
+#include <string>
+
+namespace scanjit {
+
+enum class KernelFamily : uint8_t {
+  Empty,        // zero elements: nothing to launch
+  Row,          // scanned dim contiguous: block per row, tiles with a carry
+  RowSegmented, // short contiguous rows: many rows per tile, segmented scan
+  Column,       // threads across a contiguous non-scanned dim, serial along the scan
+  Strided,      // anything else: one warp per line, strided accesses
+};
+
+llvm::StringRef familyName(KernelFamily f); // "empty", "row", "row_segmented", ...
+
+/// One dimension of the normalized problem with its element stride in each
+/// tensor (mask stride 0 when there is no mask).
+struct GeometryDim {
+  int64_t size = 1;
+  int64_t in = 0, out = 0, mask = 0;
+  friend bool operator==(const GeometryDim &a, const GeometryDim &b) {
+    return a.size == b.size && a.in == b.in && a.out == b.out && a.mask == b.mask;
+  }
+};
+
+/// The problem after dropping size-1 dims and merging dims that are
+/// contiguous with each other: the scanned dim, the dims whose index selects
+/// a line (outer to inner), and, for the column family, the contiguous dim
+/// threads spread across (`inner`, taken out of `lines`).
+struct ScanGeometry {
+  GeometryDim scan;
+  llvm::SmallVector<GeometryDim, kMaxRank> lines;
+  GeometryDim inner; // size 1 unless family == Column
+  int64_t numLines() const;
+};
+
+struct KernelPlan {
+  KernelFamily family = KernelFamily::Empty;
+  ScanGeometry geometry;
+  int threads = 0;          // per block
+  int items = 1;            // consecutive elements per thread per tile (row/segmented/strided)
+  int vector = 1;           // columns per thread (column family)
+  int unroll = 1;           // scan steps loaded ahead (column family)
+  int64_t rowsPerChunk = 1; // rows per block (segmented family)
+  int64_t grid = 0;         // blocks to launch (kernels loop if launched with fewer)
+  bool index64 = false;     // 64-bit index arithmetic needed
+  std::string entry;        // the kernel's extern "C" name
+
+  /// Canonical one-line text: "family=row threads=256 items=8 ...".
+  std::string toString() const;
+};
+
+} // namespace scanjit

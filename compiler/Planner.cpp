@@ -1,0 +1,178 @@
+#include "compiler/Planner.h"
+#include "compiler/PlannerPolicy.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+namespace scanjit {
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+GeometryDim dimOf(const ScanSpec &spec, int d) {
+  GeometryDim g;
+  g.size = spec.shape[d];
+  g.in = spec.inStrides[d];
+  g.out = spec.outStrides[d];
+  g.mask = spec.mask ? spec.maskStrides[d] : 0;
+  return g;
+}
+
+// `outer` followed by `inner` can be walked as one dim of outer.size*inner.size.
+bool mergeable(const GeometryDim &outer, const GeometryDim &inner) {
+  return outer.in == inner.in * inner.size && outer.out == inner.out * inner.size &&
+         outer.mask == inner.mask * inner.size;
+}
+
+// Stride 1 in every tensor the kernel touches (the mask only when present).
+bool unitStride(const GeometryDim &d, bool hasMask) {
+  return d.in == 1 && d.out == 1 && (!hasMask || d.mask == 1);
+}
+
+std::string entryName(const ScanSpec &spec, KernelFamily family) {
+  std::string name = llvm::formatv("scanjit_{0}_{1}_{2}_{3}", familyName(family), opName(spec.op),
+                                   dtypeName(spec.in), dtypeName(spec.out));
+  if (spec.mask)
+    name += "_mask";
+  if (spec.reverse)
+    name += "_rev";
+  if (spec.exclusive)
+    name += "_excl";
+  return name;
+}
+
+// Largest element offset + 1 any tensor reaches.
+int64_t maxExtent(const ScanSpec &spec) {
+  int64_t extent = 0;
+  for (const Dims *strides : {&spec.inStrides, &spec.outStrides, &spec.maskStrides}) {
+    if (strides->empty())
+      continue;
+    int64_t e = 0;
+    for (int d = 0; d < spec.rank(); ++d)
+      e += (spec.shape[d] - 1) * (*strides)[d];
+    extent = std::max(extent, e + 1);
+  }
+  return std::max(extent, spec.numel());
+}
+
+// 32-bit indices when every offset, work index and tile overshoot fits with a
+// 2x margin (loop increments may step past the end once).
+bool needs64BitIndex(const ScanSpec &spec) {
+  constexpr int64_t kMargin = 1 << 20;
+  return 2 * maxExtent(spec) + kMargin >= (int64_t(1) << 31);
+}
+
+int rowItems(const ScanSpec &spec) {
+  int items = policy::RowPolicy::kBytesPerThread / dtypeSize(spec.in);
+  return std::clamp(items, 1, policy::RowPolicy::kMaxItems);
+}
+
+void planRow(const ScanSpec &spec, KernelPlan &plan) {
+  const int64_t L = plan.geometry.scan.size;
+  plan.items = rowItems(spec);
+  const int64_t tile = int64_t(policy::RowPolicy::kThreads) * plan.items;
+  const auto &lines = plan.geometry.lines;
+  const bool contiguousRows =
+      lines.size() <= 1 &&
+      (lines.empty() || (lines[0].in == L && lines[0].out == L && (!spec.mask || lines[0].mask == L)));
+  const int64_t rows = plan.geometry.numLines();
+  if (contiguousRows && rows > 1 && L * policy::SegmentedPolicy::kMinRowsPerTile <= tile) {
+    plan.family = KernelFamily::RowSegmented;
+    plan.threads = policy::RowPolicy::kThreads;
+    plan.rowsPerChunk = std::max<int64_t>(1, policy::SegmentedPolicy::kTilesPerChunk * tile / L);
+    plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+    return;
+  }
+  plan.family = KernelFamily::Row;
+  const int64_t threadsNeeded = ceilDiv(L, plan.items);
+  plan.threads = threadsNeeded >= policy::RowPolicy::kThreads
+                     ? policy::RowPolicy::kThreads
+                     : std::max<int>(policy::RowPolicy::kMinThreads, llvm::PowerOf2Ceil(threadsNeeded));
+  plan.grid = rows;
+}
+
+// Columns per thread: as wide as the access budget allows while every
+// non-inner stride stays a multiple of it, so one aligned column group
+// implies all are aligned.
+int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
+  int v = std::min(policy::ColumnPolicy::kLoadBytes / dtypeSize(spec.in),
+                   policy::ColumnPolicy::kStoreBytes / dtypeSize(spec.out));
+  v = std::max(v, 1);
+  auto allMultiples = [&](int v) {
+    auto ok = [&](const GeometryDim &d) { return d.in % v == 0 && d.out % v == 0 && d.mask % v == 0; };
+    return ok(g.scan) && std::all_of(g.lines.begin(), g.lines.end(), ok);
+  };
+  while (v > 1 && !allMultiples(v))
+    v /= 2;
+  return v;
+}
+
+void planColumn(const ScanSpec &spec, KernelPlan &plan, size_t innerIndex) {
+  plan.family = KernelFamily::Column;
+  plan.geometry.inner = plan.geometry.lines[innerIndex];
+  plan.geometry.lines.erase(plan.geometry.lines.begin() + innerIndex);
+  plan.threads = policy::ColumnPolicy::kThreads;
+  plan.vector = columnVector(spec, plan.geometry);
+  plan.unroll = policy::ColumnPolicy::kUnroll;
+  const int64_t work = plan.geometry.numLines() * ceilDiv(plan.geometry.inner.size, plan.vector);
+  plan.grid = ceilDiv(work, plan.threads);
+}
+
+void planStrided(KernelPlan &plan) {
+  plan.family = KernelFamily::Strided;
+  plan.threads = policy::StridedPolicy::kThreads;
+  plan.items = policy::StridedPolicy::kItems;
+  plan.grid = ceilDiv(plan.geometry.numLines(), plan.threads / 32);
+}
+
+} // namespace
+
+ScanGeometry normalizeGeometry(const ScanSpec &spec) {
+  ScanGeometry g;
+  if (spec.rank() == 0) {
+    g.scan = GeometryDim{1, 1, 1, spec.mask ? 1 : 0};
+    return g;
+  }
+  g.scan = dimOf(spec, spec.dim);
+  if (g.scan.size == 1) // a single step: its stride is never used
+    g.scan = GeometryDim{1, 1, 1, spec.mask ? 1 : 0};
+  for (int d = 0; d < spec.rank(); ++d) {
+    if (d == spec.dim || spec.shape[d] == 1)
+      continue;
+    GeometryDim dim = dimOf(spec, d);
+    if (!g.lines.empty() && mergeable(g.lines.back(), dim)) {
+      GeometryDim &outer = g.lines.back();
+      outer.size *= dim.size;
+      outer.in = dim.in;
+      outer.out = dim.out;
+      outer.mask = dim.mask;
+    } else {
+      g.lines.push_back(dim);
+    }
+  }
+  return g;
+}
+
+KernelPlan planKernel(const ScanSpec &spec) {
+  KernelPlan plan;
+  if (spec.numel() == 0)
+    return plan; // family Empty: nothing to launch
+  plan.geometry = normalizeGeometry(spec);
+  plan.index64 = needs64BitIndex(spec);
+  const auto &lines = plan.geometry.lines;
+  auto isUnit = [&](const GeometryDim &d) { return unitStride(d, spec.mask); };
+  auto inner = std::find_if(lines.begin(), lines.end(), isUnit);
+  if (isUnit(plan.geometry.scan))
+    planRow(spec, plan);
+  else if (inner != lines.end())
+    planColumn(spec, plan, inner - lines.begin());
+  else
+    planStrided(plan);
+  plan.grid = std::min(plan.grid, policy::kMaxGrid);
+  plan.entry = entryName(spec, plan.family);
+  return plan;
+}
+
+} // namespace scanjit

@@ -1,0 +1,38 @@
+// Tuning choices of the planner as constexpr data, apart from the logic that
+// applies them (as CUB keeps its policies). Values are first choices for
+// sm_90; the performance work retunes them per arch with the benchmark
+// harness and records how in BENCHMARKS.md.
+#pragma once
+
+#include <cstdint>
+
+namespace scanjit::policy {
+
+struct RowPolicy {
+  static constexpr int kThreads = 256;        // block size for rows longer than a tile
+  static constexpr int kBytesPerThread = 32;  // input bytes a thread holds per tile
+  static constexpr int kMaxItems = 16;
+  static constexpr int kMinThreads = 32;      // short rows use fewer threads, never below a warp
+};
+
+struct SegmentedPolicy {
+  static constexpr int kMinRowsPerTile = 2;   // below this, a plain row scan is as good
+  static constexpr int kTilesPerChunk = 8;    // work per block, in tiles
+};
+
+struct ColumnPolicy {
+  static constexpr int kThreads = 256;
+  static constexpr int kLoadBytes = 16;       // widest access per thread and step
+  static constexpr int kStoreBytes = 32;
+  static constexpr int kUnroll = 4;           // scan steps loaded before the first use
+};
+
+struct StridedPolicy {
+  static constexpr int kThreads = 256;        // 8 warps, one line each
+  static constexpr int kItems = 4;
+};
+
+// Largest grid the planner asks for; kernels loop over the remaining work.
+inline constexpr int64_t kMaxGrid = 2147483647;
+
+} // namespace scanjit::policy

@@ -1,0 +1,90 @@
+#include "compiler/ScanSpec.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace scanjit {
+
+llvm::StringRef opName(ScanOp op) {
+  switch (op) {
+  case ScanOp::Sum: return "sum";
+  case ScanOp::Prod: return "prod";
+  case ScanOp::Max: return "max";
+  case ScanOp::Min: return "min";
+  case ScanOp::LogSumExp: return "logsumexp";
+  }
+  return "?";
+}
+
+llvm::Optional<ScanOp> parseOp(llvm::StringRef name) {
+  for (ScanOp op : kAllOps)
+    if (opName(op) == name)
+      return op;
+  return llvm::None;
+}
+
+DType defaultOutputType(ScanOp op, DType in) {
+  if ((op == ScanOp::Sum || op == ScanOp::Prod) && isIntegral(in))
+    return DType::I64;
+  return in;
+}
+
+Dims contiguousStrides(llvm::ArrayRef<int64_t> shape) {
+  Dims strides(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * std::max<int64_t>(shape[i + 1], 1);
+  return strides;
+}
+
+int64_t ScanSpec::numel() const {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+static void printList(llvm::raw_ostream &os, llvm::ArrayRef<int64_t> values) {
+  os << '[';
+  llvm::interleave(values, os, ",");
+  os << ']';
+}
+
+std::string ScanSpec::toString() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Dims dense = contiguousStrides(shape);
+  os << opName(op) << ' ' << dtypeName(in);
+  printList(os, shape);
+  os << " dim=" << dim;
+  if (llvm::makeArrayRef(inStrides) != llvm::makeArrayRef(dense)) {
+    os << " strides=";
+    printList(os, inStrides);
+  }
+  if (out != defaultOutputType(op, in))
+    os << " out=" << dtypeName(out);
+  if (llvm::makeArrayRef(outStrides) != llvm::makeArrayRef(dense)) {
+    os << " out_strides=";
+    printList(os, outStrides);
+  }
+  if (mask) {
+    os << " mask";
+    if (llvm::makeArrayRef(maskStrides) != llvm::makeArrayRef(dense)) {
+      os << " mask_strides=";
+      printList(os, maskStrides);
+    }
+  }
+  if (reverse)
+    os << " reverse";
+  if (exclusive)
+    os << " exclusive";
+  return os.str();
+}
+
+bool operator==(const ScanSpec &a, const ScanSpec &b) {
+  return a.op == b.op && a.in == b.in && a.out == b.out && a.shape == b.shape &&
+         a.dim == b.dim && a.inStrides == b.inStrides && a.outStrides == b.outStrides &&
+         a.maskStrides == b.maskStrides && a.mask == b.mask && a.reverse == b.reverse &&
+         a.exclusive == b.exclusive;
+}
+
+} // namespace scanjit

@@ -1,0 +1,68 @@
+// ScanSpec: the exact problem a kernel is generated for. Its canonical text
+// form (see DESIGN.md) doubles as the human-readable part of the cache key.
+//
+//   <op> <dtype>[<d0>,...] dim=<d> [strides=[..]] [out=<dtype>] [out_strides=[..]]
+//        [mask] [mask_strides=[..]] [reverse] [exclusive]
+#pragma once
+
+#include "compiler/DType.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace scanjit {
+
+enum class ScanOp : uint8_t { Sum, Prod, Max, Min, LogSumExp };
+inline constexpr ScanOp kAllOps[] = {ScanOp::Sum, ScanOp::Prod, ScanOp::Max, ScanOp::Min,
+                                     ScanOp::LogSumExp};
+inline constexpr int kMaxRank = 8;
+
+llvm::StringRef opName(ScanOp op); // "sum", "prod", "max", "min", "logsumexp"
+llvm::Optional<ScanOp> parseOp(llvm::StringRef name);
+
+/// torch's default output type: sum/prod of integers or bool give i64,
+/// max/min keep the input type, floats keep their type.
+DType defaultOutputType(ScanOp op, DType in);
+
+using Dims = llvm::SmallVector<int64_t, kMaxRank>;
+
+struct ScanSpec {
+  ScanOp op = ScanOp::Sum;
+  DType in = DType::F32;
+  DType out = DType::F32;
+  Dims shape;
+  int dim = 0;          // normalized to [0, rank) (0 for rank 0)
+  Dims inStrides;       // element strides; always rank entries once validated
+  Dims outStrides;
+  Dims maskStrides;     // empty unless `mask`
+  bool mask = false;
+  bool reverse = false;
+  bool exclusive = false;
+
+  int rank() const { return static_cast<int>(shape.size()); }
+  int64_t numel() const;
+  /// Length of the scanned dimension (1 for rank 0).
+  int64_t scanLength() const { return shape.empty() ? 1 : shape[dim]; }
+
+  /// Canonical one-line text; parseSpec(toString()) gives back this spec.
+  std::string toString() const;
+
+  friend bool operator==(const ScanSpec &a, const ScanSpec &b);
+  friend bool operator!=(const ScanSpec &a, const ScanSpec &b) { return !(a == b); }
+};
+
+/// Row-major strides of `shape` in elements.
+Dims contiguousStrides(llvm::ArrayRef<int64_t> shape);
+
+/// Parses and validates spec text. A malformed spec gives one line naming the
+/// wrong token and why.
+llvm::Expected<ScanSpec> parseSpec(llvm::StringRef text);
+
+/// Checks a spec built in code (the parser calls it too): fills default
+/// strides (when empty), normalizes a negative dim, and rejects anything a
+/// kernel cannot honour, naming the offending field.
+llvm::Error validateSpec(ScanSpec &spec);
+
+} // namespace scanjit

@@ -1,0 +1,42 @@
+// Block-level exclusive scan of one value per thread, with one barrier per
+// call: each warp publishes its total, then every warp scans the (at most 32)
+// totals itself instead of waiting for warp 0 to do it and barrier again.
+// The storage is double-buffered so consecutive calls need no extra barrier.
+#pragma once
+
+#include "scanjit/warp_scan.cuh"
+
+namespace scanjit {
+
+template <class M, int kThreads> struct BlockScanStorage {
+  typename M::Value warp_totals[2][kThreads / 32];
+};
+
+template <class M, bool kReverse, int kThreads>
+__device__ __forceinline__ typename M::Value
+block_exclusive_scan(typename M::Value v, BlockScanStorage<M, kThreads> &storage, int &buffer,
+                     typename M::Value &block_total) {
+  static_assert(kThreads % 32 == 0 && kThreads <= 1024, "block size must be a multiple of 32");
+  constexpr int kWarps = kThreads / 32;
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  typename M::Value warp_total;
+  typename M::Value excl = warp_exclusive_scan<M, kReverse>(v, lane, warp_total);
+  if (kWarps == 1) {
+    block_total = warp_total;
+    return excl;
+  }
+  if (lane == 0)
+    storage.warp_totals[buffer][warp] = warp_total;
+  __syncthreads();
+  // Every warp scans the warp totals; lanes past the last warp hold the
+  // identity, which combines exactly, so the reverse order needs no bounds.
+  typename M::Value t = lane < kWarps ? storage.warp_totals[buffer][lane] : M::identity();
+  buffer ^= 1;
+  typename M::Value totals_total;
+  typename M::Value totals_excl = warp_exclusive_scan<M, kReverse>(t, lane, totals_total);
+  block_total = totals_total;
+  return M::combine(shfl_idx(totals_excl, warp), excl);
+}
+
+} // namespace scanjit

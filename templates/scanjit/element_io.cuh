@@ -1,0 +1,58 @@
+// Moving a thread's run of N elements between memory and accumulators:
+// load + convert + mask ("lift"), and convert + store. Elements past `valid`
+// are neither read nor written and lift to the identity. Contiguous runs
+// (stride 1) use vector accesses when the pointers are aligned.
+#pragma once
+
+#include "scanjit/vector_io.cuh"
+
+namespace scanjit {
+
+template <class T, int N, long long kStride, class Index>
+__device__ __forceinline__ void load_run(const T *p, Index valid, T (&v)[N]) {
+  if (kStride == 1 && valid >= N && VectorAccess<T, N>::is_aligned(p)) {
+    VectorAccess<T, N>::load(p, v);
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < valid)
+      v[j] = p[j * kStride];
+}
+
+// Loads, converts to the accumulator and applies the mask.
+template <class P, int N, long long kStrideIn, long long kStrideMask, class Index>
+__device__ __forceinline__ void load_lifted(const typename P::In *in, const u8 *mask, Index valid,
+                                            typename P::Acc (&x)[N]) {
+  typedef typename P::In In;
+  In raw[N];
+  load_run<In, N, kStrideIn>(in, valid, raw);
+  u8 keep[N];
+  if (P::kMask)
+    load_run<u8, N, kStrideMask>(mask, valid, keep);
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    bool use = j < valid && (!P::kMask || keep[j] != 0);
+    x[j] = use ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+  }
+}
+
+template <class P, int N, long long kStrideOut, class Index>
+__device__ __forceinline__ void store_converted(typename P::Out *out, Index valid,
+                                                const typename P::Acc (&r)[N]) {
+  typedef typename P::Out Out;
+  Out v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    v[j] = Convert<Out>::store(r[j]);
+  if (kStrideOut == 1 && valid >= N && VectorAccess<Out, N>::is_aligned(out)) {
+    VectorAccess<Out, N>::store(out, v);
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < valid)
+      out[j * kStrideOut] = v[j];
+}
+
+} // namespace scanjit

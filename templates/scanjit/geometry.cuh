@@ -1,0 +1,49 @@
+// Compile-time geometry of the lines a kernel scans. Every non-scanned
+// dimension is a Dim with its size and its element stride in the input, the
+// output and the mask; a line index decomposes into offsets with divisions by
+// constants (multiply-shift), innermost dimension first.
+#pragma once
+
+#include "scanjit/types.cuh"
+
+namespace scanjit {
+
+template <class Index> struct Offsets {
+  Index in, out, mask;
+};
+
+template <long long kSize_, long long kIn_, long long kOut_, long long kMask_> struct Dim {
+  static constexpr long long kSize = kSize_;
+  static constexpr long long kIn = kIn_;
+  static constexpr long long kOut = kOut_;
+  static constexpr long long kMask = kMask_;
+};
+
+template <class... Ds> struct DimList;
+
+template <> struct DimList<> {
+  static constexpr long long kCount = 1;
+  template <class Index> static __device__ __forceinline__ void add(Index &, Offsets<Index> &) {}
+};
+
+template <class D, class... Rest> struct DimList<D, Rest...> {
+  static constexpr long long kCount = D::kSize * DimList<Rest...>::kCount;
+  template <class Index>
+  static __device__ __forceinline__ void add(Index &line, Offsets<Index> &o) {
+    DimList<Rest...>::add(line, o);
+    Index i = line % Index(D::kSize);
+    line /= Index(D::kSize);
+    o.in += i * Index(D::kIn);
+    o.out += i * Index(D::kOut);
+    o.mask += i * Index(D::kMask);
+  }
+};
+
+template <class Index, class Lines>
+__device__ __forceinline__ Offsets<Index> line_offsets(Index line) {
+  Offsets<Index> o = {0, 0, 0};
+  Lines::add(line, o);
+  return o;
+}
+
+} // namespace scanjit

@@ -1,0 +1,47 @@
+// General strided family: strides that normalize to neither a contiguous row
+// nor a contiguous inner dimension. One warp scans one line cooperatively,
+// kItems elements per lane per step, with warp shuffles and a running carry.
+#pragma once
+
+#include "scanjit/element_io.cuh"
+#include "scanjit/geometry.cuh"
+#include "scanjit/tile_scan.cuh"
+
+namespace scanjit {
+
+template <class P, class Plan>
+__device__ __forceinline__ void strided_scan(const void *in_, const u8 *mask, void *out_) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef PlainMonoid<typename P::Op, Acc> M;
+  typedef typename P::Scan S;
+  constexpr int I = Plan::kItems;
+  constexpr int kWarps = Plan::kThreads / 32;
+  constexpr long long L = P::kLength;
+  constexpr long long kChunk = 32LL * I;
+  constexpr long long kChunks = (L + kChunk - 1) / kChunk;
+  const typename P::In *in = static_cast<const typename P::In *>(in_);
+  typename P::Out *out = static_cast<typename P::Out *>(out_);
+  BlockScanStorage<M, 32> unused; // a warp-wide scan needs no shared memory
+  int buffer = 0;
+  const bool no_heads[I] = {};
+  const int lane = threadIdx.x & 31;
+
+  for (Index line = Index(blockIdx.x) * kWarps + (threadIdx.x >> 5); line < Index(P::Lines::kCount);
+       line += Index(gridDim.x) * kWarps) {
+    const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
+    typename M::Value carry = M::identity();
+    for (Index k = 0; k < Index(kChunks); ++k) {
+      const Index chunk = P::kReverse ? Index(kChunks) - 1 - k : k;
+      const Index start = chunk * Index(kChunk) + lane * I;
+      const Index valid = Index(L) - start;
+      Acc x[I], r[I];
+      load_lifted<P, I, S::kIn, S::kMask>(in + o.in + start * Index(S::kIn),
+                                          mask + o.mask + start * Index(S::kMask), valid, x);
+      scan_tile<M, Acc, P::kReverse, P::kExclusive, 32, I>(x, no_heads, r, carry, unused, buffer);
+      store_converted<P, I, S::kOut>(out + o.out + start * Index(S::kOut), valid, r);
+    }
+  }
+}
+
+} // namespace scanjit

@@ -1,0 +1,49 @@
+// Loads and stores of N consecutive elements per thread through the widest
+// aligned vector (up to 16 bytes). Callers check alignment at run time with
+// is_aligned(): pointers handed to a kernel may be offset by any element.
+#pragma once
+
+#include "scanjit/types.cuh"
+
+namespace scanjit {
+
+template <int kBytes> struct VectorWord;
+template <> struct VectorWord<16> { typedef uint4 type; };
+template <> struct VectorWord<8> { typedef uint2 type; };
+template <> struct VectorWord<4> { typedef unsigned type; };
+template <> struct VectorWord<2> { typedef unsigned short type; };
+template <> struct VectorWord<1> { typedef unsigned char type; };
+
+// The widest power of two, at most 16, that divides `bytes`.
+__host__ __device__ constexpr int vector_bytes_for(int bytes) {
+  return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : bytes % 2 == 0 ? 2 : 1;
+}
+
+template <class T, int N> struct VectorAccess {
+  static constexpr int kBytes = vector_bytes_for(N * int(sizeof(T)));
+  static constexpr int kWords = N * int(sizeof(T)) / kBytes;
+  typedef typename VectorWord<kBytes>::type Word;
+
+  static __device__ __forceinline__ bool is_aligned(const void *p) {
+    return (reinterpret_cast<u64>(p) % kBytes) == 0;
+  }
+  // Streaming loads/stores: each byte is touched once, keep it out of L1.
+  static __device__ __forceinline__ void load(const T *p, T (&v)[N]) {
+    Word w[kWords];
+    const Word *src = reinterpret_cast<const Word *>(p);
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      w[i] = __ldcs(src + i);
+    memcpy(v, w, sizeof(w));
+  }
+  static __device__ __forceinline__ void store(T *p, const T (&v)[N]) {
+    Word w[kWords];
+    memcpy(w, v, sizeof(w));
+    Word *dst = reinterpret_cast<Word *>(p);
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      __stcs(dst + i, w[i]);
+  }
+};
+
+} // namespace scanjit

@@ -1,0 +1,134 @@
+// scanjit inspect "<spec>" [--arch sm_XX] [--emit plan|source|ptx|sass|resources|key]
+// Shows what scanjit generates for a spec. Needs no GPU.
+#include "tools/Commands.h"
+
+#include "cache/CacheKey.h"
+#include "compiler/Diagnostics.h"
+#include "compiler/KernelCompiler.h"
+#include "runtime/DriverApi.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace scanjit::tools {
+namespace {
+
+namespace cl = llvm::cl;
+
+enum class Emit { Plan, Source, Ptx, Sass, Resources, Key };
+
+cl::SubCommand Inspect("inspect", "Show the plan, source, PTX, SASS, resources or key for a spec");
+cl::opt<std::string> SpecText(cl::Positional, cl::Required, cl::desc("<spec>"), cl::sub(Inspect));
+cl::opt<std::string> Arch("arch", cl::desc("Target architecture, e.g. sm_90 (default: "
+                                           "$SCANJIT_ARCH, else the GPU present, else sm_90)"),
+                          cl::sub(Inspect));
+cl::opt<Emit> What("emit", cl::desc("What to print"), cl::init(Emit::Plan),
+                   cl::values(clEnumValN(Emit::Plan, "plan", "the canonical spec and the plan"),
+                              clEnumValN(Emit::Source, "source", "the generated CUDA source"),
+                              clEnumValN(Emit::Ptx, "ptx", "the PTX"),
+                              clEnumValN(Emit::Sass, "sass", "the SASS (through nvdisasm)"),
+                              clEnumValN(Emit::Resources, "resources",
+                                         "registers, spills, shared memory (key=value)"),
+                              clEnumValN(Emit::Key, "key", "the canonical spec and the cache key digest")),
+                   cl::sub(Inspect));
+
+llvm::Expected<std::string> disassemble(const CompiledKernel &kernel) {
+  llvm::SmallString<128> cubinPath;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("scanjit", "cubin", cubinPath))
+    return detail::makeErrorF(ErrorCode::Internal, "cannot create a temporary file: {0}", ec.message());
+  llvm::FileRemover removeCubin(cubinPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(cubinPath, ec);
+    if (ec)
+      return detail::makeErrorF(ErrorCode::Internal, "cannot write {0}: {1}", cubinPath, ec.message());
+    os << kernel.cubin;
+  }
+  auto nvdisasm = llvm::sys::findProgramByName("nvdisasm", {SCANJIT_CUDA_BIN_DIR});
+  if (!nvdisasm)
+    nvdisasm = llvm::sys::findProgramByName("nvdisasm");
+  if (!nvdisasm)
+    return detail::makeError(ErrorCode::Unsupported,
+                             "--emit sass needs the CUDA toolkit's nvdisasm, which is not on PATH");
+  llvm::SmallString<128> sassPath;
+  llvm::sys::fs::createTemporaryFile("scanjit", "sass", sassPath);
+  llvm::FileRemover removeSass(sassPath);
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(sassPath),
+                                                 llvm::StringRef(sassPath)};
+  std::string errorText;
+  int rc = llvm::sys::ExecuteAndWait(*nvdisasm, {*nvdisasm, "-c", cubinPath}, llvm::None, redirects,
+                                     0, 0, &errorText);
+  auto text = llvm::MemoryBuffer::getFile(sassPath);
+  if (rc != 0 || !text)
+    return detail::makeErrorF(ErrorCode::Internal, "nvdisasm failed ({0}): {1}", rc,
+                              text ? (*text)->getBuffer().str() : errorText);
+  return (*text)->getBuffer().str();
+}
+
+llvm::Error runInspectOrError() {
+  auto spec = parseSpec(SpecText);
+  if (!spec)
+    return spec.takeError();
+  auto generated = generateKernel(*spec);
+  if (!generated)
+    return generated.takeError();
+  llvm::outs() << (What == Emit::Plan || What == Emit::Key ? spec->toString() + "\n" : "");
+  if (What == Emit::Plan) {
+    llvm::outs() << generated->plan.toString() << "\n";
+    return llvm::Error::success();
+  }
+  auto target = resolveTarget(Arch, Arch.empty() ? detail::detectGpuSm() : 0);
+  if (!target)
+    return target.takeError();
+  if (What == Emit::Key) {
+    CacheKey key = makeCacheKey(currentKeyFields(*generated, *target));
+    llvm::outs() << "arch=" << target->name() << "\ndigest=" << key.digest << "\n";
+    return llvm::Error::success();
+  }
+  if (generated->plan.family == KernelFamily::Empty)
+    return detail::makeErrorF(ErrorCode::InvalidArgument,
+                              "spec '{0}' has no elements: there is no kernel to show",
+                              spec->toString());
+  if (What == Emit::Source) {
+    llvm::outs() << generated->source;
+    return llvm::Error::success();
+  }
+  auto compiled = compileKernel(*generated, *target);
+  if (!compiled)
+    return compiled.takeError();
+  switch (What) {
+  case Emit::Ptx:
+    llvm::outs() << compiled->ptx;
+    break;
+  case Emit::Resources:
+    llvm::outs() << "entry=" << compiled->entry << "\narch=" << target->name() << "\n"
+                 << compiled->resources.toString()
+                 << llvm::formatv("compile_ms={0:f1}\n", compiled->compileMillis);
+    break;
+  case Emit::Sass: {
+    auto sass = disassemble(*compiled);
+    if (!sass)
+      return sass.takeError();
+    llvm::outs() << *sass;
+    break;
+  }
+  default:
+    break;
+  }
+  return llvm::Error::success();
+}
+
+int runInspect() {
+  if (llvm::Error e = runInspectOrError())
+    return reportError(std::move(e));
+  return 0;
+}
+
+} // namespace
+
+Command inspectCommand() { return {Inspect, runInspect}; }
+
+} // namespace scanjit::tools
