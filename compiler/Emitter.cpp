@@ -43,7 +43,8 @@ static_assert(Problem::Lines::kCount == {{num_lines}}LL, "line count");
 static_assert(Plan::kThreads % 32 == 0, "whole warps");
 } // namespace
 
-extern "C" __global__ void __launch_bounds__({{threads}})
+// Min one block per SM: without it ptxas spills to chase occupancy.
+extern "C" __global__ void __launch_bounds__({{threads}}, 1)
 {{entry}}(const void *__restrict__ in, const unsigned char *__restrict__ mask, void *__restrict__ out) {
   scanjit::{{family_function}}<Problem, Plan>(in, mask, out);
 }

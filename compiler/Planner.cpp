@@ -65,7 +65,8 @@ bool needs64BitIndex(const ScanSpec &spec) {
 }
 
 int rowItems(const ScanSpec &spec) {
-  int items = policy::RowPolicy::kBytesPerThread / dtypeSize(spec.in);
+  int items = std::min(policy::RowPolicy::kBytesPerThread / dtypeSize(spec.in),
+                       policy::RowPolicy::kAccBytesPerThread / dtypeSize(accumulatorType(spec.in)));
   return std::clamp(items, 1, policy::RowPolicy::kMaxItems);
 }
 
@@ -97,8 +98,9 @@ void planRow(const ScanSpec &spec, KernelPlan &plan) {
 // non-inner stride stays a multiple of it, so one aligned column group
 // implies all are aligned.
 int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
-  int v = std::min(policy::ColumnPolicy::kLoadBytes / dtypeSize(spec.in),
-                   policy::ColumnPolicy::kStoreBytes / dtypeSize(spec.out));
+  int v = std::min({policy::ColumnPolicy::kLoadBytes / dtypeSize(spec.in),
+                    policy::ColumnPolicy::kStoreBytes / dtypeSize(spec.out),
+                    policy::ColumnPolicy::kAccBytes / dtypeSize(accumulatorType(spec.in))});
   v = std::max(v, 1);
   auto allMultiples = [&](int v) {
     auto ok = [&](const GeometryDim &d) { return d.in % v == 0 && d.out % v == 0 && d.mask % v == 0; };

@@ -11,6 +11,7 @@ namespace scanjit::policy {
 struct RowPolicy {
   static constexpr int kThreads = 256;        // block size for rows longer than a tile
   static constexpr int kBytesPerThread = 32;  // input bytes a thread holds per tile
+  static constexpr int kAccBytesPerThread = 64; // accumulator bytes (i64 sums of bytes stay in registers)
   static constexpr int kMaxItems = 16;
   static constexpr int kMinThreads = 32;      // short rows use fewer threads, never below a warp
 };
@@ -24,6 +25,7 @@ struct ColumnPolicy {
   static constexpr int kThreads = 256;
   static constexpr int kLoadBytes = 16;       // widest access per thread and step
   static constexpr int kStoreBytes = 32;
+  static constexpr int kAccBytes = 32;        // running values per thread
   static constexpr int kUnroll = 4;           // scan steps loaded before the first use
 };
 

@@ -13,6 +13,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 namespace scanjit::tools {
 namespace {
 
@@ -47,12 +49,17 @@ llvm::Expected<std::string> disassemble(const CompiledKernel &kernel) {
       return detail::makeErrorF(ErrorCode::Internal, "cannot write {0}: {1}", cubinPath, ec.message());
     os << kernel.cubin;
   }
-  auto nvdisasm = llvm::sys::findProgramByName("nvdisasm", {SCANJIT_CUDA_BIN_DIR});
-  if (!nvdisasm)
-    nvdisasm = llvm::sys::findProgramByName("nvdisasm");
+  // $SCANJIT_NVDISASM, else PATH, else the one found at build time.
+  llvm::ErrorOr<std::string> nvdisasm = std::make_error_code(std::errc::no_such_file_or_directory);
+  if (const char *env = std::getenv("SCANJIT_NVDISASM"); env && *env)
+    nvdisasm = std::string(env);
+  else if (!(nvdisasm = llvm::sys::findProgramByName("nvdisasm")))
+    if (llvm::sys::fs::can_execute(SCANJIT_NVDISASM))
+      nvdisasm = std::string(SCANJIT_NVDISASM);
   if (!nvdisasm)
     return detail::makeError(ErrorCode::Unsupported,
-                             "--emit sass needs the CUDA toolkit's nvdisasm, which is not on PATH");
+                             "--emit sass needs nvdisasm (CUDA toolkit or the nvidia-cuda-nvdisasm wheel): "
+                             "put it on PATH or set SCANJIT_NVDISASM");
   llvm::SmallString<128> sassPath;
   llvm::sys::fs::createTemporaryFile("scanjit", "sass", sassPath);
   llvm::FileRemover removeSass(sassPath);
@@ -72,6 +79,9 @@ llvm::Error runInspectOrError() {
   auto spec = parseSpec(SpecText);
   if (!spec)
     return spec.takeError();
+  auto target = resolveTarget(Arch, Arch.empty() ? detail::detectGpuSm() : 0);
+  if (!target)
+    return target.takeError();
   auto generated = generateKernel(*spec);
   if (!generated)
     return generated.takeError();
@@ -80,9 +90,6 @@ llvm::Error runInspectOrError() {
     llvm::outs() << generated->plan.toString() << "\n";
     return llvm::Error::success();
   }
-  auto target = resolveTarget(Arch, Arch.empty() ? detail::detectGpuSm() : 0);
-  if (!target)
-    return target.takeError();
   if (What == Emit::Key) {
     CacheKey key = makeCacheKey(currentKeyFields(*generated, *target));
     llvm::outs() << "arch=" << target->name() << "\ndigest=" << key.digest << "\n";

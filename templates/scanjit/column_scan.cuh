@@ -9,12 +9,41 @@
 
 namespace scanjit {
 
+// kSteps consecutive steps along the scan for one thread's columns: all
+// loads first (independent, in flight together), then the running values.
+template <class P, int V, int kSteps, class Index>
+__device__ __forceinline__ void column_steps(const typename P::In *in, const u8 *mask,
+                                             typename P::Out *out, const Offsets<Index> &o,
+                                             Index first, Index valid, typename P::Acc (&carry)[V]) {
+  typedef typename P::Scan S;
+  typedef typename P::Acc Acc;
+  constexpr long long L = P::kLength;
+  Acc x[kSteps][V];
+#pragma unroll
+  for (int u = 0; u < kSteps; ++u) {
+    const Index at = P::kReverse ? Index(L) - 1 - (first + u) : first + u;
+    load_lifted<P, V, 1, 1>(in + o.in + at * Index(S::kIn), mask + o.mask + at * Index(S::kMask),
+                            valid, x[u]);
+  }
+#pragma unroll
+  for (int u = 0; u < kSteps; ++u) {
+    const Index at = P::kReverse ? Index(L) - 1 - (first + u) : first + u;
+    Acc r[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      const Acc before = carry[v];
+      carry[v] = P::Op::combine(carry[v], x[u][v]);
+      r[v] = P::kExclusive ? before : carry[v];
+    }
+    store_converted<P, V, 1>(out + o.out + at * Index(S::kOut), valid, r);
+  }
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, void *out_) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::Op Op;
-  typedef typename P::Scan S;
   constexpr int T = Plan::kThreads, V = Plan::kVector, U = Plan::kUnroll;
   constexpr long long L = P::kLength;
   constexpr long long C = P::Inner::kSize;
@@ -36,32 +65,12 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
 #pragma unroll
     for (int v = 0; v < V; ++v)
       carry[v] = Op::identity();
-    for (Index l0 = 0; l0 < Index(L); l0 += U) {
-      Acc x[U][V];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const Index l = l0 + u;
-        const Index at = P::kReverse ? Index(L) - 1 - l : l;
-        if (L % U == 0 || l < Index(L))
-          load_lifted<P, V, 1, 1>(in + o.in + at * Index(S::kIn), mask + o.mask + at * Index(S::kMask),
-                                  valid, x[u]);
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const Index l = l0 + u;
-        const Index at = P::kReverse ? Index(L) - 1 - l : l;
-        if (L % U == 0 || l < Index(L)) {
-          Acc r[V];
-#pragma unroll
-          for (int v = 0; v < V; ++v) {
-            const Acc before = carry[v];
-            carry[v] = Op::combine(carry[v], x[u][v]);
-            r[v] = P::kExclusive ? before : carry[v];
-          }
-          store_converted<P, V, 1>(out + o.out + at * Index(S::kOut), valid, r);
-        }
-      }
-    }
+    // Full groups of kUnroll steps with no bounds checks, then the remainder.
+    constexpr long long kFull = L - L % U;
+    for (Index l0 = 0; l0 < Index(kFull); l0 += U)
+      column_steps<P, V, U>(in, mask, out, o, l0, valid, carry);
+    for (Index l = Index(kFull); l < Index(L); ++l)
+      column_steps<P, V, 1>(in, mask, out, o, l, valid, carry);
   }
 }
 

@@ -1,0 +1,42 @@
+#include "scanjit/Inspect.h"
+#include "scanjit/Error.h"
+
+#include "compiler/Diagnostics.h"
+#include "compiler/KernelCompiler.h"
+#include "runtime/DriverApi.h"
+#include "runtime/Errors.h"
+
+namespace scanjit {
+
+KernelReport inspectKernel(const std::string &specText, const std::string &arch) {
+  ScanSpec spec = detail::unwrap(parseSpec(specText));
+  Target target = detail::unwrap(resolveTarget(arch, arch.empty() ? detail::detectGpuSm() : 0));
+  GeneratedKernel generated = detail::unwrap(generateKernel(spec));
+  KernelReport report;
+  report.spec = spec.toString();
+  report.plan = generated.plan.toString();
+  report.arch = target.name();
+  report.source = generated.source;
+  if (generated.plan.family == KernelFamily::Empty)
+    return report;
+  CompiledKernel compiled = detail::unwrap(compileKernel(generated, target));
+  report.entry = compiled.entry;
+  report.ptx = compiled.ptx;
+  report.registers = compiled.resources.registers;
+  report.spillStores = compiled.resources.spillStores;
+  report.spillLoads = compiled.resources.spillLoads;
+  report.sharedBytes = compiled.resources.sharedBytes;
+  report.compileMillis = compiled.compileMillis;
+  return report;
+}
+
+bool gpuAvailable() { return gpuUnavailableReason().empty(); }
+
+std::string gpuUnavailableReason() {
+  auto api = detail::driver();
+  if (api)
+    return "";
+  return llvm::toString(api.takeError());
+}
+
+} // namespace scanjit
