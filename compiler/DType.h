@@ -2,14 +2,14 @@
 // emitter and the CPU reference need about each.
 #pragma once
 
+#include "scanjit/Types.h"
+
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 
 namespace scanjit {
-
-enum class DType : uint8_t { F16, BF16, F32, F64, U8, I8, I16, I32, I64, Bool };
 
 inline constexpr DType kAllDTypes[] = {DType::F16, DType::BF16, DType::F32, DType::F64, DType::U8,
                                        DType::I8,  DType::I16,  DType::I32, DType::I64, DType::Bool};

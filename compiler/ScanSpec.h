@@ -14,10 +14,8 @@
 
 namespace scanjit {
 
-enum class ScanOp : uint8_t { Sum, Prod, Max, Min, LogSumExp };
 inline constexpr ScanOp kAllOps[] = {ScanOp::Sum, ScanOp::Prod, ScanOp::Max, ScanOp::Min,
                                      ScanOp::LogSumExp};
-inline constexpr int kMaxRank = 8;
 
 llvm::StringRef opName(ScanOp op); // "sum", "prod", "max", "min", "logsumexp"
 llvm::Optional<ScanOp> parseOp(llvm::StringRef name);

@@ -56,6 +56,17 @@ llvm::Expected<DType> parseDTypeToken(llvm::StringRef name, llvm::StringRef toke
                     token, name, allDTypeNames());
 }
 
+// The stride list a "<name>=[...]" token sets, or null.
+Dims *stridesField(ScanSpec &spec, llvm::StringRef name) {
+  if (name == "strides")
+    return &spec.inStrides;
+  if (name == "out_strides")
+    return &spec.outStrides;
+  if (name == "mask_strides")
+    return &spec.maskStrides;
+  return nullptr;
+}
+
 } // namespace
 
 llvm::Expected<ScanSpec> parseSpec(llvm::StringRef text) {
@@ -103,27 +114,17 @@ llvm::Expected<ScanSpec> parseSpec(llvm::StringRef text) {
         return makeErrorF(ErrorCode::InvalidSpec, "token '{0}': dim must be an integer", token);
       spec.dim = static_cast<int>(d);
       haveDim = true;
-    } else if (key == "strides" && hasValue) {
+    } else if (Dims *strides = stridesField(spec, key); strides && hasValue) {
       auto list = parseIntList(value, token);
       if (!list)
         return list.takeError();
-      spec.inStrides = *list;
+      *strides = *list;
     } else if (key == "out" && hasValue) {
       auto out = parseDTypeToken(value, token);
       if (!out)
         return out.takeError();
       spec.out = *out;
       haveOut = true;
-    } else if (key == "out_strides" && hasValue) {
-      auto list = parseIntList(value, token);
-      if (!list)
-        return list.takeError();
-      spec.outStrides = *list;
-    } else if (key == "mask_strides" && hasValue) {
-      auto list = parseIntList(value, token);
-      if (!list)
-        return list.takeError();
-      spec.maskStrides = *list;
     } else if (!hasValue && key == "mask") {
       spec.mask = true;
     } else if (!hasValue && key == "reverse") {

@@ -13,6 +13,7 @@ struct Command {
 };
 
 Command inspectCommand();
+Command runCommand();
 
 /// Prints "scanjit: error: <message>" to stderr and returns exit code 1.
 int reportError(llvm::Error error);

@@ -1,0 +1,189 @@
+// The public C++ runtime API (scanjit/Scan.h) over the kernel registry.
+#include "scanjit/Scan.h"
+
+#include "runtime/Context.h"
+#include "runtime/Errors.h"
+#include "runtime/KernelRegistry.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace scanjit {
+namespace detail {
+namespace {
+
+[[noreturn]] void invalidArgument(const std::string &message) {
+  throw Error(ErrorCode::InvalidArgument, message);
+}
+
+Dims dimsOf(const int64_t *values, int rank) { return Dims(values, values + rank); }
+
+std::string listText(llvm::ArrayRef<int64_t> v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+void checkRank(const TensorRef &t, const char *name) {
+  if (t.rank < 0 || t.rank > kMaxRank)
+    invalidArgument(llvm::formatv("{0} has rank {1}; expected 0..{2}", name, t.rank, kMaxRank));
+}
+
+// The tensors a prepared kernel is launched with must be the ones it was
+// generated for: everything about their layout is compiled in.
+void checkMatchesSpec(const TensorRef &t, DType dtype, const Dims &strides, const ScanSpec &spec,
+                      const char *name) {
+  checkRank(t, name);
+  if (t.dtype != dtype)
+    invalidArgument(llvm::formatv("{0} has dtype {1} but the kernel was built for {2} ({3})", name,
+                                  dtypeName(t.dtype), dtypeName(dtype), spec.toString()));
+  Dims sizes = dimsOf(t.sizes, t.rank);
+  if (sizes != spec.shape)
+    invalidArgument(llvm::formatv("{0} has sizes {1} but the kernel was built for {2} ({3})", name,
+                                  listText(sizes), listText(spec.shape), spec.toString()));
+  Dims given = dimsOf(t.strides, t.rank);
+  if (given != strides)
+    invalidArgument(llvm::formatv("{0} has strides {1} but the kernel was built for {2} ({3})", name,
+                                  listText(given), listText(strides), spec.toString()));
+}
+
+void checkPointer(const void *p, DType dtype, bool needed, const char *name, const ScanSpec &spec) {
+  if (!needed) {
+    if (p)
+      invalidArgument(llvm::formatv("{0} was given but the kernel takes none ({1})", name,
+                                    spec.toString()));
+    return;
+  }
+  if (!p)
+    invalidArgument(llvm::formatv("{0} is a null pointer ({1})", name, spec.toString()));
+  const int size = dtypeSize(dtype);
+  if (reinterpret_cast<uintptr_t>(p) % size != 0)
+    invalidArgument(llvm::formatv("{0} pointer {1} is not aligned to its {2}-byte elements", name,
+                                  p, size));
+}
+
+KernelEntryPtr prepareEntry(const ScanSpec &spec) {
+  ContextInfo ctx = unwrap(currentContext());
+  // The runtime compiles for the device it runs on (SCANJIT_ARCH is for
+  // inspect and precompile, where no device decides).
+  auto target = parseTarget("sm_" + std::to_string(ctx.sm));
+  if (!target)
+    throwError(makeError(ErrorCode::Unsupported,
+                         "this GPU (sm_" + std::to_string(ctx.sm) + ") cannot be targeted: " +
+                             llvm::toString(target.takeError())));
+  KernelEntryPtr entry = unwrap(findOrCompile(spec, *target));
+  if (entry->plan.family != KernelFamily::Empty)
+    unwrap(entry->function(ctx.context));
+  return entry;
+}
+
+void launchEntry(const KernelEntry &e, void *out, const void *in, const void *mask, Stream stream) {
+  const ScanSpec &spec = e.spec;
+  if (e.plan.family == KernelFamily::Empty)
+    return; // no elements: any pointers will do
+  checkPointer(in, spec.in, true, "in", spec);
+  checkPointer(out, spec.out, true, "out", spec);
+  checkPointer(mask, DType::Bool, spec.mask, "mask", spec);
+  CUcontext ctx = unwrap(currentContextHandle());
+  CUfunction fn = unwrap(e.function(ctx));
+  void *params[] = {&in, &mask, &out};
+  const DriverApi &api = *driver();
+  CUresult rc = api.cuLaunchKernel(fn, static_cast<unsigned>(e.plan.grid), 1, 1,
+                                   static_cast<unsigned>(e.plan.threads), 1, 1, 0,
+                                   static_cast<CUstream>(stream), params, nullptr);
+  if (rc != CUDA_SUCCESS)
+    throwError(driverError(rc, "cuLaunchKernel(" + e.compiled.entry + ")"));
+}
+
+ScanSpec specFromTensors(ScanOp op, const TensorRef &out, const TensorRef &in, int dim,
+                         const ScanOptions &options) {
+  checkRank(in, "in");
+  checkRank(out, "out");
+  ScanSpec s;
+  s.op = op;
+  s.in = in.dtype;
+  s.out = out.dtype;
+  s.shape = dimsOf(in.sizes, in.rank);
+  s.dim = dim;
+  s.inStrides = dimsOf(in.strides, in.rank);
+  if (dimsOf(out.sizes, out.rank) != s.shape)
+    invalidArgument(llvm::formatv("out has sizes {0} but in has {1}", listText(dimsOf(out.sizes, out.rank)),
+                                  listText(s.shape)));
+  s.outStrides = dimsOf(out.strides, out.rank);
+  if (const TensorRef *m = options.mask) {
+    checkRank(*m, "mask");
+    if (m->dtype != DType::Bool)
+      invalidArgument(llvm::formatv("mask has dtype {0}; expected bool", dtypeName(m->dtype)));
+    if (dimsOf(m->sizes, m->rank) != s.shape)
+      invalidArgument(llvm::formatv("mask has sizes {0} but in has {1}",
+                                    listText(dimsOf(m->sizes, m->rank)), listText(s.shape)));
+    s.mask = true;
+    s.maskStrides = dimsOf(m->strides, m->rank);
+  }
+  s.reverse = options.reverse;
+  s.exclusive = options.exclusive;
+  check(validateSpec(s));
+  return s;
+}
+
+} // namespace
+} // namespace detail
+
+using namespace detail;
+
+std::string specFor(ScanOp op, const TensorRef &out, const TensorRef &in, int dim,
+                    const ScanOptions &options) {
+  return specFromTensors(op, out, in, dim, options).toString();
+}
+
+void scan(ScanOp op, const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &options) {
+  ScanSpec spec = specFromTensors(op, out, in, dim, options);
+  KernelEntryPtr entry = prepareEntry(spec);
+  launchEntry(*entry, out.data, in.data, options.mask ? options.mask->data : nullptr, options.stream);
+}
+
+void cumsum(const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &o) {
+  scan(ScanOp::Sum, out, in, dim, o);
+}
+void cumprod(const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &o) {
+  scan(ScanOp::Prod, out, in, dim, o);
+}
+void cummax(const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &o) {
+  scan(ScanOp::Max, out, in, dim, o);
+}
+void cummin(const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &o) {
+  scan(ScanOp::Min, out, in, dim, o);
+}
+void logcumsumexp(const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &o) {
+  scan(ScanOp::LogSumExp, out, in, dim, o);
+}
+
+Kernel prepare(const std::string &specText) {
+  return Kernel(prepareEntry(unwrap(parseSpec(specText))));
+}
+
+static const KernelEntry &entryOf(const std::shared_ptr<const KernelEntry> &e) {
+  if (!e)
+    throw Error(ErrorCode::InvalidArgument, "this scanjit::Kernel is empty (not prepared)");
+  return *e;
+}
+
+const std::string &Kernel::spec() const { return entryOf(entry_).specText; }
+const std::string &Kernel::plan() const { return entryOf(entry_).planText; }
+const std::string &Kernel::entryName() const { return entryOf(entry_).compiled.entry; }
+
+void Kernel::launch(const TensorRef &out, const TensorRef &in, const TensorRef *mask,
+                    Stream stream) const {
+  const KernelEntry &e = entryOf(entry_);
+  checkMatchesSpec(in, e.spec.in, e.spec.inStrides, e.spec, "in");
+  checkMatchesSpec(out, e.spec.out, e.spec.outStrides, e.spec, "out");
+  if (mask && e.spec.mask)
+    checkMatchesSpec(*mask, DType::Bool, e.spec.maskStrides, e.spec, "mask");
+  launchEntry(e, out.data, in.data, mask ? mask->data : nullptr, stream);
+}
+
+void Kernel::launch(void *out, const void *in, const void *mask, Stream stream) const {
+  launchEntry(entryOf(entry_), out, in, mask, stream);
+}
+
+} // namespace scanjit

@@ -1,0 +1,38 @@
+// The process-wide set of compiled kernels: one entry per cache key (spec,
+// plan, templates, compiler, arch), compiled once (single flight) and loaded
+// lazily into each CUDA context that launches it.
+#pragma once
+
+#include "cache/CacheKey.h"
+#include "cache/MemoryCache.h"
+#include "runtime/DriverApi.h"
+
+#include <mutex>
+
+namespace scanjit::detail {
+
+struct KernelEntry {
+  ScanSpec spec;
+  KernelPlan plan;
+  CompiledKernel compiled;
+  CacheKey key;
+  std::string specText, planText;
+
+  /// The kernel's function in `ctx`, loading the module there on first use.
+  /// Modules stay loaded for the life of the process (contexts may be gone
+  /// by the time static destructors run).
+  llvm::Expected<CUfunction> function(CUcontext ctx) const;
+
+private:
+  mutable std::mutex mutex_;
+  mutable llvm::SmallVector<std::pair<CUcontext, CUfunction>, 2> loaded_;
+};
+
+using KernelEntryPtr = std::shared_ptr<const KernelEntry>;
+
+/// The entry for a validated spec compiled for `target`.
+llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target);
+
+MemoryCacheStats registryStats();
+
+} // namespace scanjit::detail

@@ -1,0 +1,74 @@
+#include "runtime/RandomData.h"
+#include "runtime/HostElements.h"
+
+#include <cmath>
+
+namespace scanjit::detail {
+namespace {
+
+// splitmix64: fast, stateless per element, good enough for test data.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Significant bits a value may carry and stay exact in `t`.
+int mantissaBits(DType t) {
+  switch (t) {
+  case DType::F16: return 10;
+  case DType::BF16: return 7;
+  case DType::F32: return 23;
+  default: return 52;
+  }
+}
+
+// A value in [lo, hi) on a grid of 2^-bits * (hi - lo), exact in the dtype
+// when hi - lo is a power of two no larger than 2 * max(|lo|, |hi|).
+double gridValue(uint64_t h, double lo, double hi, int bits) {
+  double u = double(h >> (64 - bits)) * std::ldexp(1.0, -bits);
+  return lo + (hi - lo) * u;
+}
+
+} // namespace
+
+void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &o) {
+  const uint64_t seed = mix(o.seed);
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t h = mix(seed ^ uint64_t(i) * 0xd1342543de82ef95ULL);
+    if (isFloating(dtype)) {
+      double v;
+      if (o.specialFraction > 0 && double(h & 0xffff) < o.specialFraction * 65536.0) {
+        const double specials[] = {NAN, INFINITY, -INFINITY};
+        v = specials[(h >> 16) % 3];
+      } else if (op == ScanOp::Prod) {
+        v = gridValue(h, 0.75, 1.25, mantissaBits(dtype) - 1); // stays near 1
+      } else if (op == ScanOp::LogSumExp) {
+        v = gridValue(h, -4, 4, mantissaBits(dtype) - 2);
+      } else {
+        v = gridValue(h, -1, 1, mantissaBits(dtype));
+      }
+      storeDouble(data, dtype, i, v);
+      continue;
+    }
+    int64_t v;
+    switch (dtype) {
+    case DType::Bool: v = h & 1; break;
+    case DType::U8: v = h & 0xff; break;
+    case DType::I8: v = int8_t(h); break;
+    case DType::I16: v = int16_t(h); break;
+    case DType::I32: v = op == ScanOp::Prod ? int64_t(h % 7) - 3 : int32_t(h); break;
+    default: v = op == ScanOp::Prod ? int64_t(h % 7) - 3 : int64_t(h); break; // sums wrap
+    }
+    storeInt(data, dtype, i, v);
+  }
+}
+
+void fillRandomMask(uint8_t *mask, int64_t count, uint64_t seed) {
+  const uint64_t s = mix(seed ^ 0x6d61736bULL);
+  for (int64_t i = 0; i < count; ++i)
+    mask[i] = mix(s ^ uint64_t(i) * 0xd1342543de82ef95ULL) >> 63;
+}
+
+} // namespace scanjit::detail

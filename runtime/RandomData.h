@@ -1,0 +1,23 @@
+// Random test inputs on the host: values exactly representable in their
+// dtype, drawn per op so results stay in range (sums of [-1,1], products of
+// values near 1, logsumexp of [-4,4]); optional NaN/Inf sprinkles.
+#pragma once
+
+#include "compiler/ScanSpec.h"
+
+#include <cstdint>
+
+namespace scanjit::detail {
+
+struct RandomOptions {
+  uint64_t seed = 1;
+  double specialFraction = 0; // share of NaN / +Inf / -Inf (floating only)
+};
+
+/// Fills `count` elements of `dtype` at `data` for inputs of `op`.
+void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &options);
+
+/// Fills `count` mask bytes with 0/1 (about half set).
+void fillRandomMask(uint8_t *mask, int64_t count, uint64_t seed);
+
+} // namespace scanjit::detail

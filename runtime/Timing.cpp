@@ -1,0 +1,32 @@
+#include "runtime/Timing.h"
+#include "runtime/DeviceMemory.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace scanjit::detail {
+
+double medianMillis(const std::function<void()> &enqueue, CUstream stream, const TimingOptions &o) {
+  for (int i = 0; i < o.warmup; ++i)
+    enqueue();
+  EventTimer timer;
+  std::vector<float> ms;
+  for (int i = 0; i < std::max(1, o.iterations); ++i) {
+    timer.start(stream);
+    enqueue();
+    ms.push_back(timer.stopMillis(stream));
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+double copyMillis(size_t bytes, CUstream stream, const TimingOptions &o) {
+  DeviceBuffer src(bytes), dst(bytes);
+  src.fill(0x3c, stream);
+  const DriverApi &api = *driver();
+  return medianMillis(
+      [&] { checkCu(api.cuMemcpyDtoDAsync(dst.get(), src.get(), bytes, stream), "cuMemcpyDtoDAsync"); },
+      stream, o);
+}
+
+} // namespace scanjit::detail

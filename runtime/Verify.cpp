@@ -1,0 +1,110 @@
+#include "runtime/Verify.h"
+#include "runtime/HostElements.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+namespace scanjit::detail {
+namespace {
+
+double unitRoundoff(DType t) {
+  switch (t) {
+  case DType::F16: return std::ldexp(1.0, -11);
+  case DType::BF16: return std::ldexp(1.0, -8);
+  case DType::F32: return std::ldexp(1.0, -24);
+  case DType::F64: return std::ldexp(1.0, -53);
+  default: return 0;
+  }
+}
+
+double smallestSubnormal(DType t) {
+  switch (t) {
+  case DType::F16: return std::ldexp(1.0, -24);
+  case DType::BF16: return std::ldexp(1.0, -133);
+  case DType::F32: return std::ldexp(1.0, -149);
+  case DType::F64: return std::ldexp(1.0, -1074);
+  default: return 0;
+  }
+}
+
+double smallestNormal(DType acc) { return acc == DType::F64 ? 0x1p-1022 : 0x1p-126; }
+
+bool sameFloat(double got, double want) {
+  if (std::isnan(want) || std::isnan(got))
+    return std::isnan(want) && std::isnan(got);
+  if (std::isinf(want) || std::isinf(got))
+    return got == want;
+  return false; // finite: compare with a tolerance
+}
+
+} // namespace
+
+double tolerance(const ScanSpec &spec, const ReferenceValue &ref) {
+  const double outRounding =
+      unitRoundoff(spec.out) * std::fabs(ref.value) + smallestSubnormal(spec.out);
+  if (isIntegral(spec.in))
+    return isFloating(spec.out) ? outRounding : 0;
+  const DType acc = accumulatorType(spec.in);
+  const double u = unitRoundoff(acc);
+  const double depth = 64.0 + double(spec.scanLength()) / 128.0;
+  switch (spec.op) {
+  case ScanOp::Max:
+  case ScanOp::Min:
+    return isFloating(spec.out) && unitRoundoff(spec.out) > unitRoundoff(spec.in) ? outRounding : 0;
+  case ScanOp::Sum:
+    return depth * u * ref.scale + outRounding;
+  case ScanOp::Prod:
+    return double(ref.steps + 1) * u * ref.scale + depth * smallestNormal(acc) + outRounding;
+  case ScanOp::LogSumExp:
+    return depth * u * ref.scale + outRounding;
+  }
+  return 0;
+}
+
+VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *mask, const void *out,
+                         llvm::ArrayRef<int64_t> lines) {
+  VerifyReport report;
+  const int64_t sOut = spec.rank() == 0 ? 0 : spec.outStrides[spec.dim];
+  const bool intOut = isIntegral(spec.out);
+  for (int64_t line : lines) {
+    std::vector<ReferenceValue> ref = referenceLine(spec, in, mask, line);
+    const int64_t base = lineOffsets(spec, line).out;
+    for (int64_t i = 0; i < int64_t(ref.size()); ++i) {
+      ++report.checked;
+      const int64_t at = base + i * sOut;
+      bool good;
+      std::string got, want;
+      double tol = 0;
+      if (intOut) {
+        int64_t g = loadAsInt(out, spec.out, at);
+        good = g == ref[i].exact;
+        got = std::to_string(g);
+        want = std::to_string(ref[i].exact);
+      } else {
+        double g = loadAsDouble(out, spec.out, at), w = ref[i].value;
+        tol = tolerance(spec, ref[i]);
+        if (std::isfinite(g) && std::isfinite(w)) {
+          double err = std::fabs(g - w);
+          good = err <= tol;
+          report.maxError = std::max(report.maxError, err);
+          if (tol > 0)
+            report.maxErrorRatio = std::max(report.maxErrorRatio, err / tol);
+          else if (err > 0)
+            report.maxErrorRatio = INFINITY;
+        } else {
+          good = sameFloat(g, w);
+        }
+        got = llvm::formatv("{0:e9}", g).str();
+        want = llvm::formatv("{0:e9}", w).str();
+      }
+      if (!good && report.mismatches++ == 0)
+        report.firstMismatch = llvm::formatv("line {0} position {1}: got {2}, expected {3} "
+                                             "(tolerance {4:e3})",
+                                             line, i, got, want, tol);
+    }
+  }
+  return report;
+}
+
+} // namespace scanjit::detail

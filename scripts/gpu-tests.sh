@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the GPU suite on a GPU machine from a build folder made elsewhere
+# (binaries link NVRTC dynamically, LLVM Support and GoogleTest statically,
+# and open libcuda.so.1 themselves).
+#
+#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|sanitize]...
+#
+# Logs go to $OUT (or ./gpu-logs) when set. Build here first:
+#   cmake -S . -B build -G Ninja && cmake --build build
+# then carry `build` to the GPU machine and run this script there.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}; shift || true
+steps=("${@:-all}")
+logs=${OUT:-gpu-logs}
+mkdir -p "$logs"
+
+# NVRTC: the toolkit's, else the one PyTorch's CUDA wheels ship.
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+         $(python3 -c 'import nvidia, os; print(" ".join(os.path.join(p, "cu13/lib") for p in nvidia.__path__))' 2>/dev/null); do
+  [ -e "$d/libnvrtc.so.13" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
+
+status=0
+want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
+
+if want tests; then
+  "$build/tests/scanjit_gpu_tests" --gtest_brief=1 2>&1 | tee "$logs/gpu-tests.log" | tail -40 || status=1
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$logs/gpu-tests.log"
+fi
+if want demo; then
+  "$build/examples/seed_workloads" 2>&1 | tee "$logs/seed-workloads.log" || status=1
+fi
+if want sanitize; then
+  small='Api.PrepareOnceLaunchManyOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement'
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/scanjit_gpu_tests" \
+      --gtest_filter="$small" --gtest_brief=1 > "$logs/sanitize-$tool.log" 2>&1
+    rc=$?
+    echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitize-$tool.log" | tail -1)"
+    [ $rc -eq 0 ] || status=1
+  done
+fi
+exit $status

@@ -1,0 +1,188 @@
+// The public C++ and C APIs on the GPU: one-call functions, prepare/launch,
+// argument errors, single-flight compiles, CUDA graph capture.
+#include "GpuHarness.h"
+
+#include "scanjit/Scan.h"
+#include "scanjit/scanjit.h"
+
+#include "runtime/DeviceMemory.h"
+#include "runtime/KernelRegistry.h"
+#include "runtime/RandomData.h"
+
+#include <thread>
+
+using namespace scanjit;
+using namespace scanjit::detail;
+using namespace scanjit::gpu_testing;
+
+namespace {
+
+// A 2-D f32 problem on the device with its host copies.
+struct Problem {
+  int64_t rows, cols;
+  std::vector<float> in, out;
+  std::vector<uint8_t> mask;
+  DeviceBuffer dIn, dOut, dMask;
+  Problem(int64_t r, int64_t c)
+      : rows(r), cols(c), in(r * c), out(r * c), mask(r * c), dIn(r * c * 4), dOut(r * c * 4),
+        dMask(r * c) {
+    fillRandom(in.data(), DType::F32, ScanOp::Sum, r * c, {uint64_t(r * 131 + c), 0});
+    fillRandomMask(mask.data(), r * c, uint64_t(c));
+    dIn.upload(in.data(), in.size() * 4);
+    dMask.upload(mask.data(), mask.size());
+    dOut.fill(0xff);
+  }
+  TensorRef inRef() const { return TensorRef::contiguous(dIn.at(0), DType::F32, {rows, cols}); }
+  TensorRef outRef() const { return TensorRef::contiguous(dOut.at(0), DType::F32, {rows, cols}); }
+  TensorRef maskRef() const { return TensorRef::contiguous(dMask.at(0), DType::Bool, {rows, cols}); }
+  VerifyReport check(const std::string &spec) {
+    checkCu(driver()->cuCtxSynchronize(), "sync");
+    dOut.download(out.data(), out.size() * 4);
+    std::vector<int64_t> lines;
+    ScanSpec s = *parseSpec(spec);
+    for (int64_t i = 0; i < numLines(s); ++i)
+      lines.push_back(i);
+    return verifyLines(s, in.data(), mask.data(), out.data(), lines);
+  }
+};
+
+ErrorCode codeOf(const std::function<void()> &fn, std::string *message = nullptr) {
+  try {
+    fn();
+  } catch (const Error &e) {
+    if (message)
+      *message = e.what();
+    return e.code();
+  }
+  return ErrorCode::Ok;
+}
+
+TEST(Api, OneCallFunctionsInTorchsSpirit) {
+  SCANJIT_REQUIRE_GPU();
+  Problem p(33, 1000);
+  ScanOptions o;
+  o.reverse = true;
+  TensorRef m = p.maskRef();
+  o.mask = &m;
+  EXPECT_EQ(specFor(ScanOp::Sum, p.outRef(), p.inRef(), -1, o), "sum f32[33,1000] dim=1 mask reverse");
+  cumsum(p.outRef(), p.inRef(), -1, o);
+  VerifyReport r = p.check("sum f32[33,1000] dim=1 mask reverse");
+  EXPECT_TRUE(r.ok()) << r.firstMismatch;
+
+  p.dOut.fill(0xff);
+  cummax(p.outRef(), p.inRef(), 0, {});
+  r = p.check("max f32[33,1000] dim=0");
+  EXPECT_TRUE(r.ok()) << r.firstMismatch;
+}
+
+TEST(Api, PrepareOnceLaunchManyOnAStream) {
+  SCANJIT_REQUIRE_GPU();
+  Problem p(64, 3000);
+  Kernel k = prepare("sum f32[64,3000] dim=1 exclusive");
+  EXPECT_EQ(k.spec(), "sum f32[64,3000] dim=1 exclusive");
+  EXPECT_NE(k.plan().find("family=row"), std::string::npos);
+  CUstream stream;
+  checkCu(driver()->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  for (int i = 0; i < 5; ++i)
+    k.launch(p.outRef(), p.inRef(), nullptr, stream);
+  checkCu(driver()->cuStreamSynchronize(stream), "sync");
+  VerifyReport r = p.check(k.spec());
+  EXPECT_TRUE(r.ok()) << r.firstMismatch;
+  driver()->cuStreamDestroy(stream);
+}
+
+TEST(Api, LaunchRejectsTensorsThatDoNotMatchTheSpec) {
+  SCANJIT_REQUIRE_GPU();
+  Problem p(16, 64);
+  Kernel k = prepare("sum f32[16,64] dim=1 mask");
+  TensorRef m = p.maskRef();
+  std::string msg;
+  EXPECT_EQ(codeOf([&] { k.launch(TensorRef::contiguous(p.dOut.at(0), DType::F32, {16, 63}), p.inRef(), &m); }, &msg),
+            ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("out has sizes [16,63] but the kernel was built for [16,64]"), std::string::npos) << msg;
+  EXPECT_EQ(codeOf([&] { k.launch(TensorRef::contiguous(p.dOut.at(0), DType::F16, {16, 64}), p.inRef(), &m); }, &msg),
+            ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("out has dtype f16"), std::string::npos) << msg;
+  EXPECT_EQ(codeOf([&] { k.launch(p.outRef(), p.inRef().withStrides({1, 16}), &m); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("in has strides [1,16]"), std::string::npos) << msg;
+  EXPECT_EQ(codeOf([&] { k.launch(p.outRef(), p.inRef(), nullptr); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("mask is a null pointer"), std::string::npos) << msg;
+  EXPECT_EQ(codeOf([&] { k.launch(nullptr, p.dIn.at(0), p.dMask.at(0), nullptr); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("out is a null pointer"), std::string::npos) << msg;
+  EXPECT_EQ(codeOf([&] { k.launch(p.dOut.at(2), p.dIn.at(0), p.dMask.at(0), nullptr); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("not aligned to its 4-byte elements"), std::string::npos) << msg;
+  EXPECT_EQ(codeOf([&] { prepare("sum f32[4] dim=3"); }, &msg), ErrorCode::InvalidSpec);
+  EXPECT_EQ(codeOf([&] { cumsum(p.outRef(), TensorRef::contiguous(p.dIn.at(0), DType::F32, {16, 32}), 1); }, &msg),
+            ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("out has sizes [16,64] but in has [16,32]"), std::string::npos) << msg;
+  EXPECT_EQ(codeOf([&] { Kernel().launch(nullptr, nullptr, nullptr, nullptr); }), ErrorCode::InvalidArgument);
+}
+
+TEST(Api, ConcurrentFirstRequestsCompileOnce) {
+  SCANJIT_REQUIRE_GPU();
+  const std::string spec = "sum f32[77,777] dim=1 reverse mask exclusive";
+  const uint64_t before = registryStats().computes;
+  std::vector<std::thread> threads;
+  std::vector<std::string> plans(16);
+  for (int i = 0; i < 16; ++i)
+    threads.emplace_back([&, i] { plans[i] = prepare(spec).plan(); });
+  for (auto &t : threads)
+    t.join();
+  EXPECT_EQ(registryStats().computes - before, 1u);
+  for (const std::string &p : plans)
+    EXPECT_EQ(p, plans[0]);
+}
+
+TEST(Api, SafeInsideCudaGraphCapture) {
+  SCANJIT_REQUIRE_GPU();
+  Problem p(64, 3000);
+  Kernel k = prepare("sum f32[64,3000] dim=1 mask reverse");
+  TensorRef m = p.maskRef();
+  const DriverApi &d = *driver();
+  CUstream stream;
+  checkCu(d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  checkCu(d.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+  k.launch(p.outRef(), p.inRef(), &m, stream);
+  CUgraph graph;
+  checkCu(d.cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+  CUgraphExec exec;
+  checkCu(d.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+  checkCu(d.cuGraphLaunch(exec, stream), "cuGraphLaunch");
+  checkCu(d.cuStreamSynchronize(stream), "sync");
+  VerifyReport r = p.check(k.spec());
+  EXPECT_TRUE(r.ok()) << r.firstMismatch;
+  d.cuGraphExecDestroy(exec);
+  d.cuGraphDestroy(graph);
+  d.cuStreamDestroy(stream);
+}
+
+TEST(CApi, StatusCodesAndLastError) {
+  SCANJIT_REQUIRE_GPU();
+  scanjit_kernel *k = nullptr;
+  EXPECT_EQ(scanjit_prepare("sum f33[4] dim=0", &k), SCANJIT_INVALID_SPEC);
+  EXPECT_NE(std::string(scanjit_last_error()).find("unknown dtype 'f33'"), std::string::npos);
+  EXPECT_EQ(k, nullptr);
+  Problem p(8, 500);
+  ASSERT_EQ(scanjit_prepare("sum f32[8,500] dim=1", &k), SCANJIT_OK) << scanjit_last_error();
+  EXPECT_EQ(std::string(scanjit_last_error()), "");
+  EXPECT_NE(std::string(scanjit_kernel_plan(k)).find("family="), std::string::npos);
+  EXPECT_EQ(scanjit_launch(k, p.dOut.at(0), p.dIn.at(0), nullptr, nullptr), SCANJIT_OK);
+  VerifyReport r = p.check("sum f32[8,500] dim=1");
+  EXPECT_TRUE(r.ok()) << r.firstMismatch;
+  EXPECT_EQ(scanjit_launch(k, nullptr, p.dIn.at(0), nullptr, nullptr), SCANJIT_INVALID_ARGUMENT);
+  scanjit_release(k);
+  EXPECT_EQ(scanjit_scan("sum f32[8,500] dim=1 reverse", p.dOut.at(0), p.dIn.at(0), nullptr, nullptr), SCANJIT_OK);
+  r = p.check("sum f32[8,500] dim=1 reverse");
+  EXPECT_TRUE(r.ok()) << r.firstMismatch;
+}
+
+TEST(NoGpu, ReportsWhyWhenAbsent) {
+  if (gpuSkipReason().empty())
+    GTEST_SKIP() << "a GPU is present";
+  std::string msg;
+  ErrorCode code = codeOf([] { prepare("sum f32[4] dim=0"); }, &msg);
+  EXPECT_TRUE(code == ErrorCode::NoDriver || code == ErrorCode::NoDevice) << msg;
+  EXPECT_NE(msg.find("no"), std::string::npos) << msg;
+}
+
+} // namespace

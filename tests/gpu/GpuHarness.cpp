@@ -1,0 +1,148 @@
+#include "GpuHarness.h"
+
+#include "scanjit/Inspect.h"
+#include "scanjit/Scan.h"
+
+#include "runtime/DeviceMemory.h"
+#include "runtime/HostElements.h"
+#include "runtime/RandomData.h"
+
+#include <atomic>
+#include <cstring>
+#include <random>
+#include <thread>
+
+namespace scanjit::gpu_testing {
+namespace {
+
+using namespace scanjit::detail;
+
+// Lines to check: all when few, else the first, the last and random others.
+std::vector<int64_t> pickLines(int64_t total, int64_t most, std::mt19937_64 &rng) {
+  std::vector<int64_t> lines;
+  if (total <= most) {
+    for (int64_t i = 0; i < total; ++i)
+      lines.push_back(i);
+    return lines;
+  }
+  lines = {0, total - 1};
+  while (int64_t(lines.size()) < most)
+    lines.push_back(int64_t(rng() % uint64_t(total)));
+  return lines;
+}
+
+struct HostTensor {
+  std::vector<uint8_t> bytes; // offset elements + extent
+  int64_t offset = 0;
+  int elemSize = 1;
+  const void *element0() const { return bytes.data() + offset * elemSize; }
+  void *element0() { return bytes.data() + offset * elemSize; }
+};
+
+HostTensor hostFor(const Dims &shape, const Dims &strides, DType t, int64_t offset) {
+  HostTensor h;
+  h.offset = offset;
+  h.elemSize = dtypeSize(t);
+  h.bytes.resize(size_t(offset + extentElements(shape, strides)) * h.elemSize);
+  return h;
+}
+
+} // namespace
+
+const std::string &gpuSkipReason() {
+  static const std::string reason = gpuUnavailableReason();
+  return reason;
+}
+
+std::string CaseOutcome::describe() const {
+  return "seed " + std::to_string(seed) + ", checked " + std::to_string(report.checked) +
+         ", mismatches " + std::to_string(report.mismatches) +
+         (report.firstMismatch.empty() ? "" : ", first: " + report.firstMismatch) +
+         (reproducible ? "" : ", NOT bitwise reproducible between two runs");
+}
+
+CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
+  ScanSpec spec = *parseSpec(specText); // callers pass valid specs; prepare reports errors
+  Kernel kernel = prepare(specText);
+  CaseOutcome outcome;
+  outcome.seed = std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32);
+  std::mt19937_64 rng(outcome.seed);
+
+  HostTensor in = hostFor(spec.shape, spec.inStrides, spec.in, o.inOffset);
+  HostTensor out = hostFor(spec.shape, spec.outStrides, spec.out, o.outOffset);
+  HostTensor mask;
+  fillRandom(in.bytes.data(), spec.in, spec.op, int64_t(in.bytes.size()) / in.elemSize,
+             {outcome.seed, o.specialFraction});
+  if (spec.mask) {
+    mask = hostFor(spec.shape, spec.maskStrides, DType::Bool, o.maskOffset);
+    fillRandomMask(mask.bytes.data(), int64_t(mask.bytes.size()), outcome.seed);
+  }
+
+  DeviceBuffer dIn(in.bytes.size()), dOut(out.bytes.size()), dMask(mask.bytes.size());
+  dIn.upload(in.bytes.data(), in.bytes.size());
+  dMask.upload(mask.bytes.data(), mask.bytes.size());
+  const int64_t numel = spec.numel();
+  auto run = [&](uint8_t poison) {
+    dOut.fill(poison);
+    kernel.launch(numel ? dOut.at(out.offset * out.elemSize) : nullptr,
+                  numel ? dIn.at(in.offset * in.elemSize) : nullptr,
+                  spec.mask && numel ? dMask.at(mask.offset) : nullptr, nullptr);
+    checkCu(driver()->cuCtxSynchronize(), "kernel execution");
+    dOut.download(out.bytes.data(), out.bytes.size());
+  };
+  run(0xff); // NaN for floats, -1 for integers
+  std::vector<int64_t> lines = pickLines(numLines(spec), o.maxLines, rng);
+  outcome.report = verifyLines(spec, in.element0(), spec.mask ? static_cast<const uint8_t *>(mask.element0()) : nullptr,
+                               out.element0(), lines);
+  if (o.twice && numel > 0) {
+    std::vector<uint8_t> first = out.bytes;
+    run(0x5a);
+    VerifyReport second = verifyLines(spec, in.element0(),
+                                      spec.mask ? static_cast<const uint8_t *>(mask.element0()) : nullptr,
+                                      out.element0(), lines);
+    if (!second.ok() && outcome.report.ok())
+      outcome.report = second;
+    // Every output element must match bitwise (gaps between strided
+    // elements hold the two poisons and are skipped).
+    const int64_t sOut = spec.rank() == 0 ? 0 : spec.outStrides[spec.dim];
+    for (int64_t line : lines) {
+      int64_t base = out.offset + lineOffsets(spec, line).out;
+      for (int64_t i = 0; i < spec.scanLength(); ++i) {
+        size_t at = size_t(base + i * sOut) * out.elemSize;
+        if (std::memcmp(&first[at], &out.bytes[at], out.elemSize) != 0)
+          outcome.reproducible = false;
+      }
+    }
+  }
+  return outcome;
+}
+
+void expectCasePasses(const std::string &spec, const CaseOptions &options) {
+  SCOPED_TRACE(spec);
+  try {
+    CaseOutcome outcome = runCase(spec, options);
+    EXPECT_TRUE(outcome.report.ok() && outcome.reproducible) << spec << ": " << outcome.describe();
+    EXPECT_GT(outcome.report.checked + (parseSpec(spec)->numel() == 0), 0) << spec << ": nothing checked";
+  } catch (const Error &e) {
+    ADD_FAILURE() << spec << ": " << e.what();
+  }
+}
+
+void precompile(const std::vector<std::string> &specs) {
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(2u, std::thread::hardware_concurrency()); ++t)
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < specs.size(); i = next++) {
+        try {
+          prepare(specs[i]);
+        } catch (const Error &) {
+          // reported when the test runs the spec
+        }
+      }
+    });
+  for (auto &t : threads)
+    t.join();
+}
+
+} // namespace scanjit::gpu_testing

@@ -1,0 +1,50 @@
+// The GPU suite's harness: run one spec on fresh random data with poisoned
+// output and check it against the CPU reference. Tests skip, naming the
+// reason, where no driver or GPU is present.
+#pragma once
+
+#include "compiler/ScanSpec.h"
+#include "runtime/Verify.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace scanjit::gpu_testing {
+
+/// "" when a GPU can be used, else why not.
+const std::string &gpuSkipReason();
+
+#define SCANJIT_REQUIRE_GPU()                                                                      \
+  do {                                                                                             \
+    if (!::scanjit::gpu_testing::gpuSkipReason().empty())                                          \
+      GTEST_SKIP() << "no GPU: " << ::scanjit::gpu_testing::gpuSkipReason();                       \
+  } while (0)
+
+struct CaseOptions {
+  int64_t inOffset = 0; // elements between the allocation start and element 0
+  int64_t outOffset = 0;
+  int64_t maskOffset = 0;
+  int64_t maxLines = 1 << 30; // check at most this many lines (first, last, random others)
+  double specialFraction = 0; // NaN/Inf share in floating inputs
+  bool twice = true;          // second run with another poison, compared bitwise with the first
+};
+
+struct CaseOutcome {
+  detail::VerifyReport report;
+  uint64_t seed = 0;
+  bool reproducible = true;
+  std::string describe() const;
+};
+
+/// Prepares `spec`, runs it and verifies it. Throws scanjit::Error on API failures.
+CaseOutcome runCase(const std::string &spec, const CaseOptions &options = {});
+
+/// Asserts a case passes (with the seed and the first mismatch in the message).
+void expectCasePasses(const std::string &spec, const CaseOptions &options = {});
+
+/// Compiles specs on all cores (warming the kernel registry) before a test
+/// runs them one after another.
+void precompile(const std::vector<std::string> &specs);
+
+} // namespace scanjit::gpu_testing

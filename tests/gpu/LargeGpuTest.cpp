@@ -1,0 +1,32 @@
+// The seed workloads at full size and long rows, checked on sampled lines.
+#include "GpuHarness.h"
+
+using namespace scanjit;
+using namespace scanjit::gpu_testing;
+
+namespace {
+
+CaseOptions sampled() {
+  CaseOptions o;
+  o.maxLines = 48;
+  o.twice = false; // one run: the buffers are gigabytes
+  return o;
+}
+
+TEST(Large, SeedWorkloads32768Squared) {
+  SCANJIT_REQUIRE_GPU();
+  for (const char *s : {"sum f32[32768,32768] dim=1", "sum f32[32768,32768] dim=1 reverse",
+                        "sum f32[32768,32768] dim=1 mask", "sum f32[32768,32768] dim=1 exclusive",
+                        "sum f32[32768,32768] dim=0"})
+    expectCasePasses(s, sampled());
+}
+
+TEST(Large, LongRowsAndFewColumns) {
+  SCANJIT_REQUIRE_GPU();
+  for (const char *s : {"sum f32[1,16777216] dim=1", "sum f32[8,2097152] dim=1 reverse mask",
+                        "max f32[4,1000003] dim=1 exclusive", "sum f32[1000000,3] dim=0",
+                        "sum f64[2000000,32] dim=1", "sum i32[4096,4096] dim=1"})
+    expectCasePasses(s, sampled());
+}
+
+} // namespace

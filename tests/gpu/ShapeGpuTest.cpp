@@ -1,0 +1,58 @@
+// Ranks 1-4, sizes 0, 1, primes and powers of two, every dim (negative too).
+#include "GpuHarness.h"
+
+using namespace scanjit;
+using namespace scanjit::gpu_testing;
+
+namespace {
+
+const std::vector<std::vector<int64_t>> kShapes = {
+    {0}, {1}, {2}, {7}, {31}, {32}, {33}, {1000}, {1024}, {4099}, {65536}, {100003},
+    {1, 1}, {0, 5}, {5, 0}, {1, 1000}, {1000, 1}, {3, 7}, {17, 129}, {128, 128}, {257, 1031},
+    {2, 65537}, {4097, 3},
+    {2, 3, 5}, {1, 7, 1}, {4, 1, 64}, {31, 33, 7}, {8, 128, 16}, {2, 1, 1000},
+    {2, 3, 5, 7}, {1, 16, 1, 16}, {3, 1, 31, 2}, {4, 8, 8, 17},
+};
+
+// A spread of ops, dtypes and flags; the flag matrix covers all combinations.
+const char *kVariants[] = {"sum f32{0}", "max i32{0} reverse exclusive mask",
+                           "logsumexp f64{0} reverse", "sum f16{0} mask exclusive",
+                           "prod bf16{0} reverse mask"};
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::vector<std::string> allSpecs() {
+  std::vector<std::string> specs;
+  for (const auto &shape : kShapes) {
+    int rank = int(shape.size());
+    for (int dim = -rank; dim < rank; ++dim)
+      for (const char *v : kVariants) {
+        std::string s = v;
+        std::string withShape = s.substr(0, s.find("{0}")) + shapeText(shape) + " dim=" +
+                                std::to_string(dim) + s.substr(s.find("{0}") + 3);
+        specs.push_back(withShape);
+      }
+  }
+  return specs;
+}
+
+TEST(Shapes, EveryRankSizeAndDim) {
+  SCANJIT_REQUIRE_GPU();
+  std::vector<std::string> specs = allSpecs();
+  precompile(specs);
+  for (const std::string &s : specs)
+    expectCasePasses(s);
+}
+
+TEST(Shapes, ScalarTensor) {
+  SCANJIT_REQUIRE_GPU();
+  for (const char *s : {"sum f32[] dim=0", "max i8[] dim=-1 exclusive", "logsumexp bf16[] dim=0 mask"})
+    expectCasePasses(s);
+}
+
+} // namespace

@@ -1,0 +1,138 @@
+// The CPU reference and the verifier, checked on hand-computed cases: they
+// are what the GPU suite trusts.
+#include "TestSpecs.h"
+
+#include "runtime/HostElements.h"
+#include "runtime/RandomData.h"
+#include "runtime/Reference.h"
+#include "runtime/Verify.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace scanjit;
+using namespace scanjit::detail;
+using scanjit::testing::mustParse;
+
+namespace {
+
+std::vector<double> refValues(const char *spec, const std::vector<float> &in,
+                              const std::vector<uint8_t> &mask = {}, int64_t line = 0) {
+  std::vector<double> out;
+  for (const ReferenceValue &r : referenceLine(mustParse(spec), in.data(), mask.data(), line))
+    out.push_back(r.value);
+  return out;
+}
+
+TEST(Reference, InclusiveExclusiveReverseAndMask) {
+  std::vector<float> x = {1, 2, 3, 4};
+  EXPECT_EQ(refValues("sum f32[4] dim=0", x), (std::vector<double>{1, 3, 6, 10}));
+  EXPECT_EQ(refValues("sum f32[4] dim=0 exclusive", x), (std::vector<double>{0, 1, 3, 6}));
+  EXPECT_EQ(refValues("sum f32[4] dim=0 reverse", x), (std::vector<double>{10, 9, 7, 4}));
+  EXPECT_EQ(refValues("sum f32[4] dim=0 reverse exclusive", x), (std::vector<double>{9, 7, 4, 0}));
+  EXPECT_EQ(refValues("sum f32[4] dim=0 mask", x, {1, 0, 1, 0}), (std::vector<double>{1, 1, 4, 4}));
+  EXPECT_EQ(refValues("prod f32[4] dim=0 exclusive", x), (std::vector<double>{1, 1, 2, 6}));
+  EXPECT_EQ(refValues("max f32[4] dim=0 reverse", {3, 1, 4, 1}), (std::vector<double>{4, 4, 4, 1}));
+  EXPECT_EQ(refValues("min f32[4] dim=0 exclusive", {3, 1, 4, 1}),
+            (std::vector<double>{INFINITY, 3, 1, 1}));
+}
+
+TEST(Reference, WalksStridesAndLines) {
+  // 2x3 stored transposed (column-major): rows are {1,2,3} and {4,5,6}.
+  std::vector<float> x = {1, 4, 2, 5, 3, 6};
+  EXPECT_EQ(refValues("sum f32[2,3] dim=1 strides=[1,2]", x, {}, 1), (std::vector<double>{4, 9, 15}));
+  EXPECT_EQ(refValues("sum f32[2,3] dim=0 strides=[1,2]", x, {}, 2), (std::vector<double>{3, 9}));
+}
+
+TEST(Reference, NanIsStickyInMaxAndLogSumExpHandlesInfinities) {
+  auto v = refValues("max f32[4] dim=0", {1, NAN, 5, 2});
+  EXPECT_EQ(v[0], 1);
+  EXPECT_TRUE(std::isnan(v[1]) && std::isnan(v[3]));
+  auto l = refValues("logsumexp f32[3] dim=0", {-INFINITY, 0, INFINITY});
+  EXPECT_EQ(l[0], -INFINITY);
+  EXPECT_EQ(l[1], 0);
+  EXPECT_EQ(l[2], INFINITY);
+  EXPECT_NEAR(refValues("logsumexp f32[2] dim=0", {0, 0})[1], std::log(2.0), 1e-15);
+}
+
+TEST(Reference, IntegerSumsWrapAndConvertToTheOutputType) {
+  std::vector<int64_t> big = {INT64_MAX, 1};
+  auto r = referenceLine(mustParse("sum i64[2] dim=0"), big.data(), nullptr, 0);
+  EXPECT_EQ(r[1].exact, INT64_MIN);
+  std::vector<int8_t> bytes = {100, 100};
+  auto s = referenceLine(mustParse("sum i8[2] dim=0 out=i8"), bytes.data(), nullptr, 0);
+  EXPECT_EQ(s[1].exact, int8_t(200));
+  std::vector<uint8_t> u = {7, 200};
+  auto m = referenceLine(mustParse("max u8[2] dim=0 exclusive"), u.data(), nullptr, 0);
+  EXPECT_EQ(m[0].exact, 0) << "the exclusive max of u8 starts at u8's lowest";
+}
+
+TEST(HostElements, HalfAndBf16Conversions) {
+  EXPECT_EQ(doubleToHalfBits(1.0), 0x3c00);
+  EXPECT_EQ(doubleToHalfBits(-2.0), 0xc000);
+  EXPECT_EQ(doubleToHalfBits(65504.0), 0x7bff);
+  EXPECT_EQ(doubleToHalfBits(1e6), 0x7c00);
+  EXPECT_EQ(doubleToHalfBits(std::ldexp(1.0, -24)), 0x0001);
+  EXPECT_EQ(doubleToHalfBits(1.0 + std::ldexp(1.0, -11)), 0x3c00) << "ties to even";
+  EXPECT_EQ(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3c02) << "ties to even";
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    double v = halfBitsToDouble(uint16_t(bits));
+    if (!std::isnan(v))
+      ASSERT_EQ(doubleToHalfBits(v), bits) << std::hex << bits;
+  }
+  EXPECT_EQ(bf16BitsToDouble(0x3f80), 1.0);
+  EXPECT_EQ(doubleToBf16Bits(1.0), 0x3f80);
+  EXPECT_EQ(doubleToBf16Bits(-0.5), 0xbf00);
+}
+
+TEST(RandomData, ValuesAreExactInTheirDtype) {
+  for (DType t : {DType::F16, DType::BF16, DType::F32}) {
+    std::vector<uint8_t> buf(1000 * 4);
+    for (ScanOp op : {ScanOp::Sum, ScanOp::Prod, ScanOp::LogSumExp}) {
+      fillRandom(buf.data(), t, op, 1000, {7, 0});
+      for (int i = 0; i < 1000; ++i) {
+        double v = loadAsDouble(buf.data(), t, i);
+        std::vector<uint8_t> again(8);
+        storeDouble(again.data(), t, 0, v);
+        ASSERT_EQ(loadAsDouble(again.data(), t, 0), v);
+        ASSERT_TRUE(std::isfinite(v));
+      }
+    }
+  }
+}
+
+TEST(Verify, AcceptsTheReferenceAndRejectsAnUnwrittenOrWrongElement) {
+  ScanSpec s = mustParse("sum f32[3,1000] dim=1 mask");
+  std::vector<float> in(3000), out(3000);
+  std::vector<uint8_t> mask(3000);
+  fillRandom(in.data(), DType::F32, ScanOp::Sum, 3000, {11, 0});
+  fillRandomMask(mask.data(), 3000, 11);
+  for (int64_t line = 0; line < 3; ++line) {
+    auto ref = referenceLine(s, in.data(), mask.data(), line);
+    for (int i = 0; i < 1000; ++i)
+      out[line * 1000 + i] = float(ref[i].value);
+  }
+  const int64_t lines[] = {0, 1, 2};
+  EXPECT_TRUE(verifyLines(s, in.data(), mask.data(), out.data(), lines).ok());
+  out[1500] = NAN; // a poisoned, unwritten element
+  VerifyReport bad = verifyLines(s, in.data(), mask.data(), out.data(), lines);
+  EXPECT_EQ(bad.mismatches, 1);
+  EXPECT_NE(bad.firstMismatch.find("line 1 position 500"), std::string::npos) << bad.firstMismatch;
+  out[1500] = out[1499] + 0.01f; // off by far more than rounding
+  EXPECT_EQ(verifyLines(s, in.data(), mask.data(), out.data(), lines).mismatches,
+            1);
+}
+
+TEST(Verify, ToleranceFollowsTheDocumentedBounds) {
+  ScanSpec s = mustParse("sum f32[1280] dim=0");
+  ReferenceValue r;
+  r.value = 3;
+  r.scale = 100; // sum of |x|
+  double want = (64 + 1280 / 128.0) * std::ldexp(1.0, -24) * 100 + std::ldexp(1.0, -24) * 3 +
+                std::ldexp(1.0, -149);
+  EXPECT_DOUBLE_EQ(tolerance(s, r), want);
+  EXPECT_EQ(tolerance(mustParse("max f32[8] dim=0"), r), 0);
+  EXPECT_EQ(tolerance(mustParse("sum i32[8] dim=0"), r), 0);
+}
+
+} // namespace
