@@ -31,36 +31,41 @@ std::string KernelResources::toString() const {
   return os.str();
 }
 
+// Attribution follows ptxas's order: "Compiling entry function 'X'" opens
+// X's section and its "Used N registers" line closes it; "Function
+// properties for Y" heads the stack/spill line of Y, which may be a callee
+// printed inside X's section, so only lines headed by X itself count.
 llvm::Expected<KernelResources> parsePtxasReport(llvm::StringRef log, llvm::StringRef entry) {
   KernelResources r;
-  bool inEntry = false, found = false;
+  bool inEntrySection = false, propertiesOfEntry = false, found = false;
   llvm::SmallVector<llvm::StringRef, 32> lines;
   log.split(lines, '\n');
   for (llvm::StringRef line : lines) {
-    if (line.contains("Function properties for ")) {
-      inEntry = line.trim().endswith(entry);
-      continue;
-    }
     if (line.contains("Compiling entry function")) {
-      inEntry = line.contains("'" + entry.str() + "'");
-      continue;
-    }
-    if (!inEntry)
-      continue;
-    if (line.contains("bytes stack frame")) {
-      r.stackBytes = numberBefore(line, "bytes stack frame");
-      r.spillStores = numberBefore(line, "bytes spill stores");
-      r.spillLoads = numberBefore(line, "bytes spill loads");
-    } else if (line.contains("Used ") && line.contains(" registers")) {
+      inEntrySection = line.contains("'" + entry.str() + "'");
+      propertiesOfEntry = false;
+    } else if (line.contains("Function properties for ")) {
+      propertiesOfEntry = line.trim().endswith(" " + entry.str());
+    } else if (line.contains("bytes stack frame")) {
+      if (propertiesOfEntry) {
+        r.stackBytes = numberBefore(line, "bytes stack frame");
+        r.spillStores = numberBefore(line, "bytes spill stores");
+        r.spillLoads = numberBefore(line, "bytes spill loads");
+      }
+      propertiesOfEntry = false;
+    } else if (inEntrySection && line.contains("Used ") && line.contains(" registers")) {
       r.registers = numberBefore(line, "registers");
       r.barriers = numberBefore(line, "barriers");
       r.sharedBytes = numberBefore(line, "bytes smem");
       found = true;
+      inEntrySection = false;
     }
   }
   if (!found)
     return detail::makeErrorF(ErrorCode::Internal,
-                              "the ptxas report has no register count for '{0}'", entry);
+                              "the ptxas report has no register count for '{0}'; the NVRTC log "
+                              "was:\n{1}",
+                              entry, log.take_front(4000));
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include "cache/CacheKey.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/KernelCompiler.h"
+#include "compiler/Nvrtc.h"
 #include "runtime/DriverApi.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -111,7 +112,8 @@ llvm::Error runInspectOrError() {
     llvm::outs() << compiled->ptx;
     break;
   case Emit::Resources:
-    llvm::outs() << "entry=" << compiled->entry << "\narch=" << target->name() << "\n"
+    llvm::outs() << "entry=" << compiled->entry << "\narch=" << target->name()
+                 << "\nnvrtc=" << nvrtcVersion() << "\n"
                  << compiled->resources.toString()
                  << llvm::formatv("compile_ms={0:f1}\n", compiled->compileMillis);
     break;

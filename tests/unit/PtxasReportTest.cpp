@@ -33,6 +33,21 @@ TEST(PtxasReport, ReadsTheEntrysOwnLines) {
   EXPECT_EQ(other->stackBytes, 8);
 }
 
+TEST(PtxasReport, IgnoresCalleePropertiesInsideTheEntrysSection) {
+  const char *log = R"(ptxas info    : Compiling entry function 'k' for 'sm_90'
+ptxas info    : Function properties for k
+ptxas         .     16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Function properties for __internal_accurate_pow
+ptxas         .     40 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
+ptxas info    : Used 40 registers, used 0 barriers, 16 bytes cumulative stack size
+)";
+  auto r = parsePtxasReport(log, "k");
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ(r->registers, 40);
+  EXPECT_EQ(r->stackBytes, 16);
+  EXPECT_EQ(r->spillStores, 0);
+}
+
 TEST(PtxasReport, FailsWithoutARegisterLine) {
   auto r = parsePtxasReport("ptxas info    : 0 bytes gmem\n", "k");
   EXPECT_FALSE(bool(r));
