@@ -11,6 +11,7 @@
 namespace scanjit {
 
 struct KernelResources {
+  bool reported = false; // false when NVRTC's log carried no ptxas report
   int registers = 0;
   int spillStores = 0; // bytes
   int spillLoads = 0;  // bytes
@@ -31,7 +32,7 @@ struct CompiledKernel {
   std::string cubin;   // binary for target (bytes)
   std::string ptx;
   std::string log;     // NVRTC program log (includes the ptxas report)
-  KernelResources resources;
+  KernelResources resources; // from the ptxas report; see resources.reported
   double compileMillis = 0;
 };
 

@@ -39,7 +39,9 @@ std::string fetch(nvrtcProgram program, SizeFn sizeFn, GetFn getFn) {
 } // namespace
 
 std::vector<std::string> nvrtcOptions(const Target &target) {
-  return {"--gpu-architecture=" + target.name(), "--std=c++17", "--ptxas-options=-v"};
+  // 177: the plan's constants are echoed into every source, used or not.
+  return {"--gpu-architecture=" + target.name(), "--std=c++17", "--ptxas-options=-v",
+          "--diag-suppress=177"};
 }
 
 std::string nvrtcVersion() {
@@ -93,10 +95,14 @@ llvm::Expected<CompiledKernel> compileWithNvrtc(llvm::StringRef source, llvm::St
   if (kernel.cubin.empty())
     return detail::makeErrorF(ErrorCode::Internal, "NVRTC produced no cubin for '{0}' ({1})", what,
                               target.name());
+  // Seen on a GPU machine: in a process that already holds a CUDA context,
+  // NVRTC's log may lack the ptxas report although the cubin is fine. The
+  // kernel is then still good; its resources are marked unreported.
   auto resources = parsePtxasReport(kernel.log, entry);
-  if (!resources)
-    return resources.takeError();
-  kernel.resources = *resources;
+  if (resources)
+    kernel.resources = *resources;
+  else
+    llvm::consumeError(resources.takeError());
   kernel.compileMillis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return kernel;

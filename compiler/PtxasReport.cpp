@@ -58,6 +58,7 @@ llvm::Expected<KernelResources> parsePtxasReport(llvm::StringRef log, llvm::Stri
       r.barriers = numberBefore(line, "barriers");
       r.sharedBytes = numberBefore(line, "bytes smem");
       found = true;
+      r.reported = true;
       inEntrySection = false;
     }
   }

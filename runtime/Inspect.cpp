@@ -22,6 +22,7 @@ KernelReport inspectKernel(const std::string &specText, const std::string &arch)
   CompiledKernel compiled = detail::unwrap(compileKernel(generated, target));
   report.entry = compiled.entry;
   report.ptx = compiled.ptx;
+  report.resourcesReported = compiled.resources.reported;
   report.registers = compiled.resources.registers;
   report.spillStores = compiled.resources.spillStores;
   report.spillLoads = compiled.resources.spillLoads;

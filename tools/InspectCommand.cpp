@@ -112,6 +112,10 @@ llvm::Error runInspectOrError() {
     llvm::outs() << compiled->ptx;
     break;
   case Emit::Resources:
+    if (!compiled->resources.reported)
+      return detail::makeErrorF(ErrorCode::Internal,
+                                "NVRTC's log for '{0}' carries no ptxas report:\n{1}",
+                                spec->toString(), compiled->log);
     llvm::outs() << "entry=" << compiled->entry << "\narch=" << target->name()
                  << "\nnvrtc=" << nvrtcVersion() << "\n"
                  << compiled->resources.toString()

@@ -2,6 +2,7 @@
 // argument errors, single-flight compiles, CUDA graph capture.
 #include "GpuHarness.h"
 
+#include "scanjit/Inspect.h"
 #include "scanjit/Scan.h"
 #include "scanjit/scanjit.h"
 
@@ -116,6 +117,17 @@ TEST(Api, LaunchRejectsTensorsThatDoNotMatchTheSpec) {
             ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("out has sizes [16,64] but in has [16,32]"), std::string::npos) << msg;
   EXPECT_EQ(codeOf([&] { Kernel().launch(nullptr, nullptr, nullptr, nullptr); }), ErrorCode::InvalidArgument);
+}
+
+TEST(Api, CompilesInAProcessWithAContextStillWork) {
+  SCANJIT_REQUIRE_GPU();
+  Problem p(5, 300);
+  Kernel k = prepare("sum f32[5,300] dim=1 reverse exclusive");
+  k.launch(p.outRef(), p.inRef());
+  VerifyReport r = p.check(k.spec());
+  EXPECT_TRUE(r.ok()) << r.firstMismatch;
+  std::printf("[   info   ] ptxas report in the NVRTC log with a context current: %s\n",
+              inspectKernel("sum f32[5,301] dim=1").resourcesReported ? "yes" : "no");
 }
 
 TEST(Api, ConcurrentFirstRequestsCompileOnce) {

@@ -76,7 +76,9 @@ TEST(CompileMatrix, EveryOpDtypeFlagAndFamilyCompilesForSm90WithoutSpills) {
         problem = llvm::toString(compiled.takeError());
       } else {
         const KernelResources &r = compiled->resources;
-        if (r.spillStores || r.spillLoads || r.stackBytes)
+        if (!r.reported)
+          problem = "no ptxas report in the NVRTC log:\n" + compiled->log;
+        else if (r.spillStores || r.spillLoads || r.stackBytes)
           problem = "spills: " + r.toString();
         std::lock_guard<std::mutex> g(lock);
         millis.push_back(compiled->compileMillis);

@@ -12,6 +12,7 @@ struct KernelReport {
   std::string entry;  // kernel name ("" when the spec has no elements)
   std::string source; // generated CUDA source
   std::string ptx;
+  bool resourcesReported = false; // the counts below came from ptxas's report
   int registers = 0;
   int spillStores = 0, spillLoads = 0; // bytes
   int sharedBytes = 0;
