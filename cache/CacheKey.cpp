@@ -38,10 +38,14 @@ CacheKey makeCacheKey(const CacheKeyFields &f) {
   addField(key.text, "nvrtc", f.nvrtcVersion);
   addField(key.text, "arch", f.arch);
   addField(key.text, "options", f.options);
-  llvm::SHA256 hash;
-  hash.update(key.text);
-  key.digest = llvm::toHex(hash.final(), /*LowerCase=*/true);
+  key.digest = makeCacheKeyDigest(key.text);
   return key;
+}
+
+std::string makeCacheKeyDigest(llvm::StringRef keyText) {
+  llvm::SHA256 hash;
+  hash.update(keyText);
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
 } // namespace scanjit

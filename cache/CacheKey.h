@@ -33,4 +33,7 @@ CacheKeyFields currentKeyFields(const GeneratedKernel &generated, const Target &
 
 CacheKey makeCacheKey(const CacheKeyFields &fields);
 
+/// Lowercase hex SHA-256 of a key text (what names its file).
+std::string makeCacheKeyDigest(llvm::StringRef keyText);
+
 } // namespace scanjit

@@ -7,6 +7,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <mutex>
+
 namespace scanjit {
 namespace detail {
 namespace {
@@ -62,16 +64,27 @@ void checkPointer(const void *p, DType dtype, bool needed, const char *name, con
                                   p, size));
 }
 
-KernelEntryPtr prepareEntry(const ScanSpec &spec) {
-  ContextInfo ctx = unwrap(currentContext());
-  // The runtime compiles for the device it runs on (SCANJIT_ARCH is for
-  // inspect and precompile, where no device decides).
-  auto target = parseTarget("sm_" + std::to_string(ctx.sm));
+// The runtime compiles for the device it runs on (SCANJIT_ARCH is for
+// inspect and precompile, where no device decides). Checked once per arch.
+Target targetForDevice(int sm) {
+  static std::mutex lock;
+  static llvm::SmallVector<std::pair<int, Target>, 2> known;
+  std::lock_guard<std::mutex> guard(lock);
+  for (const auto &[s, t] : known)
+    if (s == sm)
+      return t;
+  auto target = parseTarget("sm_" + std::to_string(sm));
   if (!target)
-    throwError(makeError(ErrorCode::Unsupported,
-                         "this GPU (sm_" + std::to_string(ctx.sm) + ") cannot be targeted: " +
-                             llvm::toString(target.takeError())));
-  KernelEntryPtr entry = unwrap(findOrCompile(spec, *target));
+    throwError(makeError(ErrorCode::Unsupported, "this GPU (sm_" + std::to_string(sm) +
+                                                     ") cannot be targeted: " +
+                                                     llvm::toString(target.takeError())));
+  known.push_back({sm, *target});
+  return *target;
+}
+
+template <class SpecOrText> KernelEntryPtr prepareEntry(const SpecOrText &spec) {
+  ContextInfo ctx = unwrap(currentContext());
+  KernelEntryPtr entry = unwrap(findOrCompile(spec, targetForDevice(ctx.sm)));
   if (entry->plan.family != KernelFamily::Empty)
     unwrap(entry->function(ctx.context));
   return entry;
@@ -159,7 +172,16 @@ void logcumsumexp(const TensorRef &out, const TensorRef &in, int dim, const Scan
 }
 
 Kernel prepare(const std::string &specText) {
-  return Kernel(prepareEntry(unwrap(parseSpec(specText))));
+  return Kernel(prepareEntry(llvm::StringRef(specText)));
+}
+
+RuntimeStats runtimeStats() {
+  RegistryStats r = registryStats();
+  RuntimeStats s;
+  s.memoryHits = r.memoryHits;
+  s.diskHits = r.diskHits;
+  s.compiles = r.compiles;
+  return s;
 }
 
 static const KernelEntry &entryOf(const std::shared_ptr<const KernelEntry> &e) {

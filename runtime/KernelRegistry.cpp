@@ -3,9 +3,16 @@
 namespace scanjit::detail {
 namespace {
 
-SingleFlightCache<KernelEntry> &registry() {
-  static SingleFlightCache<KernelEntry> cache;
-  return cache;
+struct Registry {
+  SingleFlightCache<KernelEntry> byKey;
+  std::mutex textMutex;
+  llvm::StringMap<KernelEntryPtr> byText; // "<arch> <spec text as given>"
+  std::atomic<uint64_t> textHits{0}, diskHits{0}, compiles{0};
+};
+
+Registry &registry() {
+  static Registry r;
+  return r;
 }
 
 } // namespace
@@ -33,13 +40,18 @@ llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target 
   if (!generated)
     return generated.takeError();
   CacheKey key = makeCacheKey(currentKeyFields(*generated, target));
-  return registry().get(key.digest, [&]() -> llvm::Expected<KernelEntryPtr> {
+  Registry &r = registry();
+  return r.byKey.get(key.digest, [&]() -> llvm::Expected<KernelEntryPtr> {
     auto entry = std::make_shared<KernelEntry>();
     if (generated->plan.family != KernelFamily::Empty) {
-      auto compiled = compileKernel(*generated, target);
-      if (!compiled)
-        return compiled.takeError();
-      entry->compiled = std::move(*compiled);
+      auto disk = processDiskCache();
+      if (!disk)
+        return disk.takeError();
+      auto stored = loadOrCompile(*disk, *generated, target, key);
+      if (!stored)
+        return stored.takeError();
+      ++(stored->fromDisk ? r.diskHits : r.compiles);
+      entry->compiled = std::move(stored->kernel);
     }
     entry->spec = generated->spec;
     entry->plan = generated->plan;
@@ -50,6 +62,39 @@ llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target 
   });
 }
 
-MemoryCacheStats registryStats() { return registry().stats(); }
+llvm::Expected<KernelEntryPtr> findOrCompile(llvm::StringRef specText, const Target &target) {
+  Registry &r = registry();
+  llvm::SmallString<128> textKey(target.name());
+  textKey += ' ';
+  textKey += specText;
+  {
+    std::lock_guard<std::mutex> lock(r.textMutex);
+    auto it = r.byText.find(textKey);
+    if (it != r.byText.end()) {
+      ++r.textHits;
+      return it->second;
+    }
+  }
+  auto spec = parseSpec(specText);
+  if (!spec)
+    return spec.takeError();
+  auto entry = findOrCompile(*spec, target);
+  if (!entry)
+    return entry.takeError();
+  std::lock_guard<std::mutex> lock(r.textMutex);
+  r.byText.try_emplace(textKey, *entry);
+  return *entry;
+}
+
+RegistryStats registryStats() {
+  Registry &r = registry();
+  MemoryCacheStats m = r.byKey.stats();
+  RegistryStats s;
+  s.memoryHits = r.textHits + m.hits;
+  s.waits = m.waits;
+  s.diskHits = r.diskHits;
+  s.compiles = r.compiles;
+  return s;
+}
 
 } // namespace scanjit::detail

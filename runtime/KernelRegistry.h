@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cache/CacheKey.h"
+#include "cache/KernelStore.h"
 #include "cache/MemoryCache.h"
 #include "runtime/DriverApi.h"
 
@@ -30,9 +31,20 @@ private:
 
 using KernelEntryPtr = std::shared_ptr<const KernelEntry>;
 
-/// The entry for a validated spec compiled for `target`.
+/// The entry for a validated spec compiled for `target`: from memory, else
+/// the disk cache, else NVRTC.
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target);
 
-MemoryCacheStats registryStats();
+/// The same keyed by spec text: a memory hit is one hash lookup (no parsing,
+/// planning or hashing of the key).
+llvm::Expected<KernelEntryPtr> findOrCompile(llvm::StringRef specText, const Target &target);
+
+struct RegistryStats {
+  uint64_t memoryHits = 0; // served from this process's memory
+  uint64_t diskHits = 0;   // loaded from the disk cache
+  uint64_t compiles = 0;   // compiled with NVRTC
+  uint64_t waits = 0;      // waited for another thread's compile of the same key
+};
+RegistryStats registryStats();
 
 } // namespace scanjit::detail

@@ -14,6 +14,8 @@ struct Command {
 
 Command inspectCommand();
 Command runCommand();
+Command precompileCommand();
+Command cacheCommand();
 
 /// Prints "scanjit: error: <message>" to stderr and returns exit code 1.
 int reportError(llvm::Error error);

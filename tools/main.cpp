@@ -19,7 +19,7 @@ int reportError(llvm::Error error) {
 
 int main(int argc, char **argv) {
   using namespace scanjit::tools;
-  const Command commands[] = {inspectCommand(), runCommand()};
+  const Command commands[] = {inspectCommand(), runCommand(), precompileCommand(), cacheCommand()};
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "scanjit: JIT-compiled GPU scans (cumsum, cumprod, cummax, "
                                     "cummin, logcumsumexp)\n");

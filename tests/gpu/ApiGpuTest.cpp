@@ -10,7 +10,12 @@
 #include "runtime/KernelRegistry.h"
 #include "runtime/RandomData.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
 #include <thread>
+#include <unistd.h>
 
 using namespace scanjit;
 using namespace scanjit::detail;
@@ -133,14 +138,15 @@ TEST(Api, CompilesInAProcessWithAContextStillWork) {
 TEST(Api, ConcurrentFirstRequestsCompileOnce) {
   SCANJIT_REQUIRE_GPU();
   const std::string spec = "sum f32[77,777] dim=1 reverse mask exclusive";
-  const uint64_t before = registryStats().computes;
+  auto made = [] { RegistryStats s = registryStats(); return s.compiles + s.diskHits; };
+  const uint64_t before = made();
   std::vector<std::thread> threads;
   std::vector<std::string> plans(16);
   for (int i = 0; i < 16; ++i)
     threads.emplace_back([&, i] { plans[i] = prepare(spec).plan(); });
   for (auto &t : threads)
     t.join();
-  EXPECT_EQ(registryStats().computes - before, 1u);
+  EXPECT_EQ(made() - before, 1u) << "one compile (or one disk load) for 16 concurrent requests";
   for (const std::string &p : plans)
     EXPECT_EQ(p, plans[0]);
 }
@@ -186,6 +192,37 @@ TEST(CApi, StatusCodesAndLastError) {
   EXPECT_EQ(scanjit_scan("sum f32[8,500] dim=1 reverse", p.dOut.at(0), p.dIn.at(0), nullptr, nullptr), SCANJIT_OK);
   r = p.check("sum f32[8,500] dim=1 reverse");
   EXPECT_TRUE(r.ok()) << r.firstMismatch;
+}
+
+// A process that finds every spec precompiled performs zero NVRTC compiles:
+// `scanjit run` with SCANJIT_LOG=2 logs a cache hit and no compile event.
+TEST(Cache, PrecompiledThenRunCompilesNothing) {
+  SCANJIT_REQUIRE_GPU();
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("scanjit-gpu-cache", dir));
+  const std::string spec = "sum f32[321,4321] dim=1 mask reverse";
+  const std::string arch = "sm_" + std::to_string(detectGpuSm());
+  const std::string cli = cliPath();
+  ASSERT_EQ(llvm::sys::ExecuteAndWait(cli, {cli, "precompile", spec, "--cache-dir", dir.str(), "--arch", arch}), 0);
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    env.push_back(*e);
+  env.push_back("SCANJIT_CACHE_DIR=" + dir.str().str());
+  env.push_back("SCANJIT_LOG=2");
+  std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
+  llvm::ArrayRef<llvm::StringRef> envArg(envRefs);
+  const std::string log = (dir + "/run.log").str();
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(log), llvm::StringRef(log)};
+  int rc = llvm::sys::ExecuteAndWait(cli, {cli, "run", spec, "--iters", "2"},
+                                     envArg, redirects);
+  auto text = llvm::MemoryBuffer::getFile(log);
+  ASSERT_TRUE(bool(text));
+  std::string out = (*text)->getBuffer().str();
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("scanjit: cache hit"), std::string::npos) << out;
+  EXPECT_EQ(out.find("scanjit: compiled"), std::string::npos) << out;
+  EXPECT_NE(out.find("check: pass"), std::string::npos) << out;
+  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST(NoGpu, ReportsWhyWhenAbsent) {

@@ -7,6 +7,9 @@
 #include "runtime/HostElements.h"
 #include "runtime/RandomData.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <atomic>
 #include <cstring>
 #include <random>
@@ -126,6 +129,14 @@ void expectCasePasses(const std::string &spec, const CaseOptions &options) {
   } catch (const Error &e) {
     ADD_FAILURE() << spec << ": " << e.what();
   }
+}
+
+std::string cliPath() {
+  static int anchor;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(path, "tools", "scanjit");
+  return path.str().str();
 }
 
 void precompile(const std::vector<std::string> &specs) {

@@ -43,6 +43,9 @@ CaseOutcome runCase(const std::string &spec, const CaseOptions &options = {});
 /// Asserts a case passes (with the seed and the first mismatch in the message).
 void expectCasePasses(const std::string &spec, const CaseOptions &options = {});
 
+/// The scanjit CLI of the same build (build/tools/scanjit next to build/tests).
+std::string cliPath();
+
 /// Compiles specs on all cores (warming the kernel registry) before a test
 /// runs them one after another.
 void precompile(const std::vector<std::string> &specs);

@@ -19,3 +19,7 @@ for var in ("PATH", "HOME", "TMPDIR", "CUDA_PATH"):
 import shutil
 if shutil.which("nvdisasm", path=config.environment.get("PATH")) or shutil.which(config.nvdisasm):
     config.available_features.add("nvdisasm")
+import sys
+config.substitutions.append(("%python", sys.executable))
+# Tests must not touch the user's cache.
+config.environment["SCANJIT_CACHE"] = "off"

@@ -74,4 +74,12 @@ private:
 /// Compiles (or finds) and loads the kernel for `spec` in the current context.
 Kernel prepare(const std::string &spec);
 
+/// Where this process's kernels came from (SCANJIT_LOG=2 logs each event).
+struct RuntimeStats {
+  uint64_t memoryHits = 0; // found in memory
+  uint64_t diskHits = 0;   // loaded from the disk cache (SCANJIT_CACHE_DIR)
+  uint64_t compiles = 0;   // compiled with NVRTC
+};
+RuntimeStats runtimeStats();
+
 } // namespace scanjit

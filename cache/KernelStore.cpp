@@ -1,0 +1,67 @@
+#include "cache/KernelStore.h"
+#include "compiler/Diagnostics.h"
+#include "compiler/Log.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+namespace scanjit {
+namespace {
+
+void dumpSource(const GeneratedKernel &g, const CacheKey &key) {
+  const char *dir = std::getenv("SCANJIT_DUMP_DIR");
+  if (!dir || !*dir)
+    return;
+  llvm::sys::fs::create_directories(dir);
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, g.plan.entry + "-" + key.digest.substr(0, 12) + ".cu");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    detail::warnOnce("dump-dir", "SCANJIT_DUMP_DIR: cannot write " + path + ": " + ec.message());
+    return;
+  }
+  os << g.source;
+}
+
+} // namespace
+
+llvm::Expected<StoredKernel> loadOrCompile(DiskCache &disk, const GeneratedKernel &generated,
+                                           const Target &target, const CacheKey &key) {
+  if (llvm::Optional<CacheEntry> hit = disk.lookup(key))
+    return StoredKernel{std::move(hit->kernel), true};
+  dumpSource(generated, key);
+  auto compiled = compileKernel(generated, target);
+  if (!compiled)
+    return compiled.takeError();
+  detail::logMessage(1, llvm::formatv("compiled '{0}' for {1} in {2:f1} ms", generated.spec.toString(),
+                                      target.name(), compiled->compileMillis));
+  CacheEntry entry;
+  entry.keyText = key.text;
+  entry.plan = generated.plan.toString();
+  entry.kernel = *compiled;
+  disk.store(key, entry);
+  return StoredKernel{std::move(*compiled), false};
+}
+
+llvm::Expected<DiskCache &> processDiskCache() {
+  static llvm::Optional<DiskCache> cache;
+  static std::string configError;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto config = cacheConfigFromEnvironment();
+    if (config)
+      cache.emplace(std::move(*config));
+    else
+      configError = llvm::toString(config.takeError());
+  });
+  if (!cache)
+    return detail::makeError(ErrorCode::InvalidArgument, configError);
+  return *cache;
+}
+
+} // namespace scanjit
