@@ -118,7 +118,14 @@ void planColumn(const ScanSpec &spec, KernelPlan &plan, size_t innerIndex) {
   plan.threads = policy::ColumnPolicy::kThreads;
   plan.vector = columnVector(spec, plan.geometry);
   plan.unroll = policy::ColumnPolicy::kUnroll;
-  const int64_t work = plan.geometry.numLines() * ceilDiv(plan.geometry.inner.size, plan.vector);
+  auto threadsFor = [&](int v) { return plan.geometry.numLines() * ceilDiv(plan.geometry.inner.size, v); };
+  if (threadsFor(plan.vector) < policy::ColumnPolicy::kMinThreads) {
+    while (plan.vector > 1 && threadsFor(plan.vector) < policy::ColumnPolicy::kMinThreads)
+      plan.vector /= 2;
+    plan.unroll = std::max(1, std::min<int>(policy::ColumnPolicy::kDeepUnroll,
+                                            policy::ColumnPolicy::kMaxValuesInFlight / plan.vector));
+  }
+  const int64_t work = threadsFor(plan.vector);
   plan.grid = ceilDiv(work, plan.threads);
 }
 

@@ -27,6 +27,11 @@ struct ColumnPolicy {
   static constexpr int kStoreBytes = 32;
   static constexpr int kAccBytes = 32;        // running values per thread
   static constexpr int kUnroll = 4;           // scan steps loaded before the first use
+  // Few columns cannot fill the GPU: below this many threads, narrow the
+  // vector (more threads) and load deeper ahead (more bytes in flight).
+  static constexpr long long kMinThreads = 131072;
+  static constexpr int kDeepUnroll = 16;
+  static constexpr int kMaxValuesInFlight = 16; // vector x unroll per thread
 };
 
 struct StridedPolicy {

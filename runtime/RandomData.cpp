@@ -36,7 +36,7 @@ double gridValue(uint64_t h, double lo, double hi, int bits) {
 void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &o) {
   const uint64_t seed = mix(o.seed);
   for (int64_t i = 0; i < count; ++i) {
-    uint64_t h = mix(seed ^ uint64_t(i) * 0xd1342543de82ef95ULL);
+    uint64_t h = mix(seed ^ uint64_t(o.firstIndex + i) * 0xd1342543de82ef95ULL);
     if (isFloating(dtype)) {
       double v;
       if (o.specialFraction > 0 && double(h & 0xffff) < o.specialFraction * 65536.0) {

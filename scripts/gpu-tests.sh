@@ -3,7 +3,7 @@
 # (binaries link NVRTC dynamically, LLVM Support and GoogleTest statically,
 # and open libcuda.so.1 themselves).
 #
-#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|sanitize]...
+#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|torch|sanitize]...
 #
 # Logs go to $OUT (or ./gpu-logs) when set. Build here first:
 #   cmake -S . -B build -G Ninja && cmake --build build
@@ -35,6 +35,12 @@ if want tests; then
 fi
 if want demo; then
   "$build/examples/seed_workloads" 2>&1 | tee "$logs/seed-workloads.log" || status=1
+fi
+if want bench; then
+  "$build/bench/scanjit_bench" --json "$logs/bench.json" 2>&1 | tee "$logs/bench.md" || status=1
+fi
+if want torch; then
+  python3 bench/torch_reference.py 2>&1 | tee "$logs/torch.txt" || status=1
 fi
 if want sanitize; then
   small='Api.PrepareOnceLaunchManyOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement'

@@ -28,14 +28,27 @@ __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *
   for (Index line = blockIdx.x; line < Index(P::Lines::kCount); line += gridDim.x) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
     typename M::Value carry = M::identity();
-    for (Index k = 0; k < Index(kTiles); ++k) {
+    // The next tile's loads are issued before this tile's scan and barrier,
+    // so memory latency overlaps the scan (register double buffering).
+    auto load_tile = [&](Index k, Acc (&x)[I]) {
       const Index tile = P::kReverse ? Index(kTiles) - 1 - k : k;
       const Index start = tile * Index(kTile) + Index(threadIdx.x) * I;
-      const Index valid = Index(L) - start;
-      Acc x[I], r[I];
-      load_lifted<P, I, 1, 1>(in + o.in + start, mask + o.mask + start, valid, x);
+      load_lifted<P, I, 1, 1>(in + o.in + start, mask + o.mask + start, Index(L) - start, x);
+    };
+    Acc x[I];
+    load_tile(0, x);
+    for (Index k = 0; k < Index(kTiles); ++k) {
+      Acc next[I];
+      if (k + 1 < Index(kTiles))
+        load_tile(k + 1, next);
+      const Index tile = P::kReverse ? Index(kTiles) - 1 - k : k;
+      const Index start = tile * Index(kTile) + Index(threadIdx.x) * I;
+      Acc r[I];
       scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(x, no_heads, r, carry, storage, buffer);
-      store_converted<P, I, 1>(out + o.out + start, valid, r);
+      store_converted<P, I, 1>(out + o.out + start, Index(L) - start, r);
+#pragma unroll
+      for (int j = 0; j < I; ++j)
+        x[j] = next[j];
     }
   }
 }

@@ -45,9 +45,14 @@ TEST(Planner, ShortRowsThatAreNotContiguousUseFewerThreads) {
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
   KernelPlan p = plan("sum f32[32768,32768] dim=0");
   EXPECT_EQ(p.family, KernelFamily::Column);
-  EXPECT_EQ(p.vector, 4);
   EXPECT_EQ(p.geometry.inner.size, 32768);
   EXPECT_TRUE(p.geometry.lines.empty());
+  // 32768 columns cannot fill the GPU four to a thread: one each, 16 steps ahead.
+  EXPECT_EQ(p.vector, 1);
+  EXPECT_EQ(p.unroll, 16);
+  KernelPlan wide = plan("sum f32[512,64,4096] dim=1");
+  EXPECT_EQ(wide.vector, 4);
+  EXPECT_EQ(wide.unroll, 4);
 }
 
 TEST(Planner, MiddleDimOf3dMergesNothingAcrossTheScan) {
@@ -69,10 +74,11 @@ TEST(Planner, ContiguousOuterDimsMergeAndSizeOneDimsDrop) {
 }
 
 TEST(Planner, ColumnVectorShrinksToTheStrides) {
-  EXPECT_EQ(plan("sum f32[33,17] dim=0").vector, 1);
-  EXPECT_EQ(plan("sum f32[33,18] dim=0").vector, 2);
-  EXPECT_EQ(plan("sum i32[33,64] dim=0").vector, 4);  // 16 B in, 32 B out
-  EXPECT_EQ(plan("sum u8[33,64] dim=0").vector, 4);   // limited by the i64 output
+  // Enough columns that parallelism does not narrow the vector.
+  EXPECT_EQ(plan("sum f32[33,1000000] dim=0 strides=[1000001,1]").vector, 1);
+  EXPECT_EQ(plan("sum f32[33,1000000] dim=0 strides=[1000002,1]").vector, 2);
+  EXPECT_EQ(plan("sum i32[33,1000000] dim=0").vector, 4); // 16 B in, 32 B out
+  EXPECT_EQ(plan("sum u8[33,1000000] dim=0").vector, 4);  // limited by the i64 output
 }
 
 TEST(Planner, TransposedInputFallsBackToStrided) {

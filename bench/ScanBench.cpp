@@ -1,0 +1,143 @@
+// The scan benchmark: each case and a device-to-device copy of the same
+// bytes (input + mask + output), timed in the same run with CUDA events
+// (3 warm-ups, median of 20). Prints a markdown table and writes JSON.
+//
+//   scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--json FILE] [--iters N]
+#include "scanjit/Scan.h"
+
+#include "runtime/DeviceMemory.h"
+#include "runtime/Errors.h"
+#include "runtime/HostElements.h"
+#include "runtime/RandomData.h"
+#include "runtime/Timing.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <map>
+#include <thread>
+
+using namespace scanjit;
+using namespace scanjit::detail;
+
+namespace {
+
+struct Case {
+  const char *suite;
+  const char *spec;
+};
+
+const Case kCases[] = {
+    {"seeds", "sum f32[32768,32768] dim=1"},
+    {"seeds", "sum f32[32768,32768] dim=1 reverse"},
+    {"seeds", "sum f32[32768,32768] dim=1 mask"},
+    {"seeds", "sum f32[32768,32768] dim=1 exclusive"},
+    {"seeds", "sum f32[32768,32768] dim=0"},
+    {"shapes", "sum f32[1048576,32] dim=1"},
+    {"shapes", "sum f32[1048576,256] dim=1"},
+    {"shapes", "sum f32[4096,4096] dim=1"},
+    {"shapes", "sum f32[64,4194304] dim=1"},
+    {"shapes", "sum f32[8,16777216] dim=1"},
+    {"shapes", "sum f32[1,1073741824] dim=1"},
+    {"shapes", "sum f32[16,1024] dim=1"},
+    {"shapes", "sum f32[64,4096,256] dim=1"},
+    {"dtypes", "sum f16[8192,32768] dim=1"},
+    {"dtypes", "sum bf16[8192,32768] dim=1"},
+    {"dtypes", "sum f64[8192,32768] dim=1"},
+    {"dtypes", "sum i32[8192,32768] dim=1"},
+    {"ops", "prod f32[8192,32768] dim=1"},
+    {"ops", "max f32[8192,32768] dim=1"},
+    {"ops", "min f32[8192,32768] dim=1"},
+    {"ops", "logsumexp f32[8192,32768] dim=1"},
+};
+
+// Random host data, filled on all cores, uploaded once per (dtype, op, size).
+struct InputCache {
+  std::map<std::string, DeviceBuffer> buffers;
+  const DeviceBuffer &get(DType t, ScanOp op, int64_t count) {
+    std::string key = dtypeName(t).str() + "/" + std::to_string(int(op)) + "/" + std::to_string(count);
+    auto it = buffers.find(key);
+    if (it != buffers.end())
+      return it->second;
+    const int size = t == DType::Bool ? 1 : dtypeSize(t);
+    std::vector<uint8_t> host(size_t(count) * size);
+    unsigned n = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> threads;
+    for (unsigned k = 0; k < n; ++k)
+      threads.emplace_back([&, k] {
+        int64_t lo = count * k / n, hi = count * (k + 1) / n;
+        if (t == DType::Bool) {
+          std::vector<uint8_t> mask(hi - lo);
+          fillRandomMask(mask.data(), hi - lo, 99 + k); // any bits: the mask only gates
+          std::memcpy(host.data() + lo, mask.data(), hi - lo);
+        } else {
+          fillRandom(host.data() + lo * size, t, op, hi - lo, {12345, 0, lo});
+        }
+      });
+    for (auto &th : threads)
+      th.join();
+    DeviceBuffer d(host.size());
+    d.upload(host.data(), host.size());
+    return buffers.emplace(key, std::move(d)).first->second;
+  }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> suites;
+  std::string jsonPath = "bench.json";
+  TimingOptions timing;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--suite") && i + 1 < argc) suites.push_back(argv[++i]);
+    else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) jsonPath = argv[++i];
+    else if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) timing.iterations = std::atoi(argv[++i]);
+    else {
+      llvm::errs() << "usage: scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--json FILE] [--iters N]\n";
+      return 2;
+    }
+  }
+  if (suites.empty())
+    suites.push_back("all");
+  try {
+    std::string device = deviceName();
+    InputCache inputs;
+    llvm::json::Array rows;
+    llvm::outs() << "device: " << device << "\n\n| suite | spec | family | ms | GB/s | copy ms | ratio |\n"
+                 << "|---|---|---|---|---|---|---|\n";
+    llvm::outs().flush();
+    for (const Case &c : kCases) {
+      if (std::find(suites.begin(), suites.end(), "all") == suites.end() &&
+          std::find(suites.begin(), suites.end(), c.suite) == suites.end())
+        continue;
+      ScanSpec spec = unwrap(parseSpec(c.spec));
+      Kernel kernel = prepare(c.spec);
+      const int64_t n = spec.numel();
+      const DeviceBuffer &in = inputs.get(spec.in, spec.op, n);
+      const DeviceBuffer *mask = spec.mask ? &inputs.get(DType::Bool, ScanOp::Sum, n) : nullptr;
+      DeviceBuffer out(size_t(n) * dtypeSize(spec.out));
+      const size_t moved = size_t(n) * (dtypeSize(spec.in) + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
+      auto launch = [&] { kernel.launch(out.at(0), in.at(0), mask ? mask->at(0) : nullptr, nullptr); };
+      const double ms = medianMillis(launch, nullptr, timing);
+      checkCu(driver()->cuCtxSynchronize(), "kernel execution");
+      const double copy = copyMillis(moved / 2, nullptr, timing);
+      std::string family = kernel.plan().substr(7, kernel.plan().find(' ') - 7);
+      llvm::outs() << llvm::formatv("| {0} | `{1}` | {2} | {3:f3} | {4:f0} | {5:f3} | {6:f2} |\n", c.suite,
+                                    c.spec, family, ms, moved / ms / 1e6, copy, ms / copy);
+      llvm::outs().flush();
+      rows.push_back(llvm::json::Object{{"suite", c.suite}, {"spec", c.spec}, {"plan", kernel.plan()},
+                                        {"ms", ms}, {"copy_ms", copy}, {"ratio", ms / copy},
+                                        {"bytes", int64_t(moved)}, {"device", device}});
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream json(jsonPath, ec);
+    if (!ec)
+      json << llvm::formatv("{0:2}", llvm::json::Value(std::move(rows))) << "\n";
+  } catch (const Error &e) {
+    llvm::errs() << "scanjit_bench: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
