@@ -17,7 +17,6 @@
 
 #include <cstring>
 #include <map>
-#include <thread>
 
 using namespace scanjit;
 using namespace scanjit::detail;
@@ -63,21 +62,10 @@ struct InputCache {
       return it->second;
     const int size = t == DType::Bool ? 1 : dtypeSize(t);
     std::vector<uint8_t> host(size_t(count) * size);
-    unsigned n = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::thread> threads;
-    for (unsigned k = 0; k < n; ++k)
-      threads.emplace_back([&, k] {
-        int64_t lo = count * k / n, hi = count * (k + 1) / n;
-        if (t == DType::Bool) {
-          std::vector<uint8_t> mask(hi - lo);
-          fillRandomMask(mask.data(), hi - lo, 99 + k); // any bits: the mask only gates
-          std::memcpy(host.data() + lo, mask.data(), hi - lo);
-        } else {
-          fillRandom(host.data() + lo * size, t, op, hi - lo, {12345, 0, lo});
-        }
-      });
-    for (auto &th : threads)
-      th.join();
+    if (t == DType::Bool)
+      fillRandomMaskParallel(host.data(), count, 99); // any bits: the mask only gates
+    else
+      fillRandomParallel(host.data(), t, op, count, {12345, 0});
     DeviceBuffer d(host.size());
     d.upload(host.data(), host.size());
     return buffers.emplace(key, std::move(d)).first->second;

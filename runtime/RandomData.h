@@ -18,7 +18,12 @@ struct RandomOptions {
 /// Fills `count` elements of `dtype` at `data` for inputs of `op`.
 void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &options);
 
-/// Fills `count` mask bytes with 0/1 (about half set).
-void fillRandomMask(uint8_t *mask, int64_t count, uint64_t seed);
+/// Fills `count` mask bytes with 0/1 (about half set); byte i gets the
+/// value of index firstIndex + i.
+void fillRandomMask(uint8_t *mask, int64_t count, uint64_t seed, int64_t firstIndex = 0);
+
+/// fillRandom / fillRandomMask split over all cores (same values).
+void fillRandomParallel(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &options);
+void fillRandomMaskParallel(uint8_t *mask, int64_t count, uint64_t seed);
 
 } // namespace scanjit::detail

@@ -74,11 +74,11 @@ CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
   HostTensor in = hostFor(spec.shape, spec.inStrides, spec.in, o.inOffset);
   HostTensor out = hostFor(spec.shape, spec.outStrides, spec.out, o.outOffset);
   HostTensor mask;
-  fillRandom(in.bytes.data(), spec.in, spec.op, int64_t(in.bytes.size()) / in.elemSize,
-             {outcome.seed, o.specialFraction});
+  fillRandomParallel(in.bytes.data(), spec.in, spec.op, int64_t(in.bytes.size()) / in.elemSize,
+                     {outcome.seed, o.specialFraction});
   if (spec.mask) {
     mask = hostFor(spec.shape, spec.maskStrides, DType::Bool, o.maskOffset);
-    fillRandomMask(mask.bytes.data(), int64_t(mask.bytes.size()), outcome.seed);
+    fillRandomMaskParallel(mask.bytes.data(), int64_t(mask.bytes.size()), outcome.seed);
   }
 
   DeviceBuffer dIn(in.bytes.size()), dOut(out.bytes.size()), dMask(mask.bytes.size());
