@@ -10,7 +10,6 @@ llvm::StringRef familyName(KernelFamily f) {
   case KernelFamily::Empty: return "empty";
   case KernelFamily::Row: return "row";
   case KernelFamily::RowSegmented: return "row_segmented";
-  case KernelFamily::RowLookback: return "row_lookback";
   case KernelFamily::Column: return "column";
   case KernelFamily::Strided: return "strided";
   }
@@ -36,10 +35,7 @@ std::string KernelPlan::toString() const {
     return os.str();
   os << " threads=" << threads << " items=" << items << " vector=" << vector
      << " unroll=" << unroll << " rows_per_chunk=" << rowsPerChunk << " grid=" << grid
-     << " index=" << (index64 ? 64 : 32);
-  if (family == KernelFamily::RowLookback)
-    os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
-  os << " scan=";
+     << " index=" << (index64 ? 64 : 32) << " scan=";
   printDim(os, geometry.scan);
   os << " lines=[";
   for (size_t i = 0; i < geometry.lines.size(); ++i) {
