@@ -279,6 +279,23 @@ TEST(DiskCache, EightProcessesPrecompilingOneManifestAtOnce) {
   EXPECT_EQ(tempFilesIn(disk.folder()), 0u) << "nothing half-written may remain";
 }
 
+TEST(DiskCache, DumpDirSavesTheSourceOfEachCompile) {
+  TempDir dir;
+  setenv("SCANJIT_DUMP_DIR", dir.sub("dump").c_str(), 1);
+  DiskCache disk(configAt(dir.sub("cache")));
+  Compiled c = compileFor("min i16[5,700] dim=1 reverse");
+  auto stored = loadOrCompile(disk, c.generated, Target{90}, c.key);
+  unsetenv("SCANJIT_DUMP_DIR");
+  ASSERT_TRUE(bool(stored));
+  EXPECT_FALSE(stored->fromDisk);
+  const std::string dumped = readFile(dir.sub("dump") + "/" + c.generated.plan.entry + "-" +
+                                      c.key.digest.substr(0, 12) + ".cu");
+  EXPECT_EQ(dumped, c.generated.source);
+  auto again = loadOrCompile(disk, c.generated, Target{90}, c.key);
+  ASSERT_TRUE(bool(again));
+  EXPECT_TRUE(again->fromDisk) << "the compile was published to the disk cache";
+}
+
 TEST(DiskCache, PrecompiledKernelsAreServedWithoutCompiling) {
   // The registry reads SCANJIT_CACHE_DIR once per process: this is the only
   // test in this binary that goes through it.
