@@ -4,6 +4,7 @@
 # and open libcuda.so.1 themselves).
 #
 #   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|torch|sanitize]...
+#   (GPU_TEST_FILTER=<gtest filter>, GPU_TEST_TIMEOUT=<seconds> narrow the tests step)
 #
 # Logs go to $OUT (or ./gpu-logs) when set. Build here first:
 #   cmake -S . -B build -G Ninja && cmake --build build
@@ -30,8 +31,16 @@ status=0
 want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 
 if want tests; then
-  "$build/tests/scanjit_gpu_tests" --gtest_brief=1 2>&1 | tee "$logs/gpu-tests.log" | tail -40 || status=1
-  grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$logs/gpu-tests.log"
+  # Each case is named in the full log before it runs (a hang shows where);
+  # the console gets failures and the summary.
+  SCANJIT_GPU_TEST_TRACE=1 timeout "${GPU_TEST_TIMEOUT:-480}" "$build/tests/scanjit_gpu_tests" \
+    ${GPU_TEST_FILTER:+--gtest_filter=$GPU_TEST_FILTER} > "$logs/gpu-tests.log" 2>&1
+  rc=$?
+  grep -v "^\[ case " "$logs/gpu-tests.log" | grep -E "Failure|FAILED|error|^\[==|PASSED|SKIPPED" | tail -40
+  if [ $rc -ne 0 ]; then
+    status=1
+    [ $rc -eq 124 ] && echo "GPU tests timed out; last case started: $(grep '^\[ case ' "$logs/gpu-tests.log" | tail -1)"
+  fi
 fi
 if want demo; then
   "$build/examples/seed_workloads" 2>&1 | tee "$logs/seed-workloads.log" || status=1

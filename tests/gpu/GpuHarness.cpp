@@ -11,6 +11,8 @@
 #include "llvm/Support/Path.h"
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -122,6 +124,11 @@ CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
 
 void expectCasePasses(const std::string &spec, const CaseOptions &options) {
   SCOPED_TRACE(spec);
+  // SCANJIT_GPU_TEST_TRACE=1 names each case before it runs, so a hang or a
+  // crash points at its spec.
+  static const bool trace = std::getenv("SCANJIT_GPU_TEST_TRACE") != nullptr;
+  if (trace)
+    std::fprintf(stderr, "[ case     ] %s\n", spec.c_str());
   try {
     CaseOutcome outcome = runCase(spec, options);
     EXPECT_TRUE(outcome.report.ok() && outcome.reproducible) << spec << ": " << outcome.describe();
