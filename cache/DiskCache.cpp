@@ -92,22 +92,28 @@ llvm::Optional<CacheEntry> DiskCache::lookup(const CacheKey &key) {
     return llvm::None;
   const std::string path = entryPath(key.digest);
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  std::lock_guard<std::mutex> lock(statsMutex_);
   if (!buffer) {
+    std::lock_guard<std::mutex> lock(statsMutex_);
     ++stats_.misses;
     logMessage(2, "cache miss " + key.digest);
     return llvm::None;
   }
-  auto entry = decodeEntry((*buffer)->getBuffer(), key.text);
+  auto entry = decodeEntry((*buffer)->getBuffer(), key.text); // checksum: no lock held
   if (!entry) {
-    ++stats_.misses;
-    ++stats_.bad;
     std::string why = llvm::toString(entry.takeError());
+    {
+      std::lock_guard<std::mutex> lock(statsMutex_);
+      ++stats_.misses;
+      ++stats_.bad;
+    }
     detail::warnOnce("bad-entry:" + path, "ignoring cache entry " + path + ": " + why +
                                               " (it will be replaced)");
     return llvm::None;
   }
-  ++stats_.hits;
+  {
+    std::lock_guard<std::mutex> lock(statsMutex_);
+    ++stats_.hits;
+  }
   logMessage(2, "cache hit " + key.digest);
   // Record the use for least-recently-used pruning (atime is not reliable).
   int fd;
