@@ -77,8 +77,9 @@ TEST(HostElements, HalfAndBf16Conversions) {
   EXPECT_EQ(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3c02) << "ties to even";
   for (uint32_t bits = 0; bits < 0x10000; ++bits) {
     double v = halfBitsToDouble(uint16_t(bits));
-    if (!std::isnan(v))
+    if (!std::isnan(v)) {
       ASSERT_EQ(doubleToHalfBits(v), bits) << std::hex << bits;
+    }
   }
   EXPECT_EQ(bf16BitsToDouble(0x3f80), 1.0);
   EXPECT_EQ(doubleToBf16Bits(1.0), 0x3f80);
