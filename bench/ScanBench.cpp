@@ -2,7 +2,10 @@
 // bytes (input + mask + output), timed in the same run with CUDA events
 // (3 warm-ups, median of 20). Prints a markdown table and writes JSON.
 //
-//   scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--json FILE] [--iters N]
+//   scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec "<spec>"]... [--json FILE] [--iters N]
+//
+// --spec adds cases of its own (suite "custom"); with only --spec given, no
+// suite runs.
 #include "scanjit/Scan.h"
 
 #include "runtime/DeviceMemory.h"
@@ -75,20 +78,29 @@ struct InputCache {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> suites;
+  std::vector<std::string> suites, customSpecs;
   std::string jsonPath = "bench.json";
   TimingOptions timing;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--suite") && i + 1 < argc) suites.push_back(argv[++i]);
+    else if (!std::strcmp(argv[i], "--spec") && i + 1 < argc) customSpecs.push_back(argv[++i]);
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) jsonPath = argv[++i];
     else if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) timing.iterations = std::atoi(argv[++i]);
     else {
-      llvm::errs() << "usage: scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--json FILE] [--iters N]\n";
+      llvm::errs() << "usage: scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec \"<spec>\"]... "
+                      "[--json FILE] [--iters N]\n";
       return 2;
     }
   }
-  if (suites.empty())
+  if (suites.empty() && customSpecs.empty())
     suites.push_back("all");
+  std::vector<Case> cases;
+  for (const Case &c : kCases)
+    if (std::find(suites.begin(), suites.end(), "all") != suites.end() ||
+        std::find(suites.begin(), suites.end(), c.suite) != suites.end())
+      cases.push_back(c);
+  for (const std::string &spec : customSpecs)
+    cases.push_back({"custom", spec.c_str()});
   try {
     std::string device = deviceName();
     InputCache inputs;
@@ -96,10 +108,7 @@ int main(int argc, char **argv) {
     llvm::outs() << "device: " << device << "\n\n| suite | spec | family | ms | GB/s | copy ms | ratio |\n"
                  << "|---|---|---|---|---|---|---|\n";
     llvm::outs().flush();
-    for (const Case &c : kCases) {
-      if (std::find(suites.begin(), suites.end(), "all") == suites.end() &&
-          std::find(suites.begin(), suites.end(), c.suite) == suites.end())
-        continue;
+    for (const Case &c : cases) {
       ScanSpec spec = unwrap(parseSpec(c.spec));
       Kernel kernel = prepare(c.spec);
       const int64_t n = spec.numel();

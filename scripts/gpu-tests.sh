@@ -4,7 +4,8 @@
 # and open libcuda.so.1 themselves).
 #
 #   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|torch|sanitize]...
-#   (GPU_TEST_FILTER=<gtest filter>, GPU_TEST_TIMEOUT=<seconds> narrow the tests step)
+#   (GPU_TEST_FILTER=<gtest filter>, GPU_TEST_TIMEOUT=<seconds> narrow the tests step;
+#    BENCH_ARGS=<scanjit_bench arguments> the bench step)
 #
 # Logs go to $OUT (or ./gpu-logs) when set. Build here first:
 #   cmake -S . -B build -G Ninja && cmake --build build
@@ -46,7 +47,8 @@ if want demo; then
   "$build/examples/seed_workloads" 2>&1 | tee "$logs/seed-workloads.log" || status=1
 fi
 if want bench; then
-  "$build/bench/scanjit_bench" --json "$logs/bench.json" 2>&1 | tee "$logs/bench.md" || status=1
+  # BENCH_ARGS, e.g. '--suite seeds' or '--spec "sum f32[8,16777216] dim=1"', narrows it.
+  eval "\"$build/bench/scanjit_bench\" ${BENCH_ARGS:-} --json \"$logs/bench.json\"" 2>&1 | tee "$logs/bench.md" || status=1
 fi
 if want torch; then
   python3 bench/torch_reference.py 2>&1 | tee "$logs/torch.txt" || status=1
