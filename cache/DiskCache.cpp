@@ -80,7 +80,11 @@ std::string DiskCache::entryPath(llvm::StringRef digest) const {
   return p.str().str();
 }
 
-void DiskCache::degrade(const llvm::Twine &why) {
+void DiskCache::failStore(const llvm::Twine &why) {
+  {
+    std::lock_guard<std::mutex> lock(statsMutex_);
+    ++stats_.storeFailures;
+  }
   if (!degraded_.exchange(true))
     detail::warnOnce("cache-degraded:" + folder_,
                      "kernel cache " + folder_ + " is not writable (" + why +
@@ -129,18 +133,14 @@ void DiskCache::store(const CacheKey &key, const CacheEntry &entry) {
   if (!writable())
     return;
   if (std::error_code ec = fs::create_directories(folder_)) {
-    degrade("cannot create it: " + ec.message());
-    std::lock_guard<std::mutex> lock(statsMutex_);
-    ++stats_.storeFailures;
+    failStore("cannot create it: " + ec.message());
     return;
   }
   llvm::SmallString<256> temp;
   int fd;
   if (std::error_code ec = fs::createUniqueFile(folder_ + "/" + key.digest + "-%%%%%%%%" + kTempSuffix.str(),
                                                 fd, temp)) {
-    degrade("cannot create a file in it: " + ec.message());
-    std::lock_guard<std::mutex> lock(statsMutex_);
-    ++stats_.storeFailures;
+    failStore("cannot create a file in it: " + ec.message());
     return;
   }
   llvm::sys::Process::SafelyCloseFileDescriptor(fd);
@@ -151,9 +151,7 @@ void DiskCache::store(const CacheKey &key, const CacheEntry &entry) {
   if (written || renamed) {
     std::string why = written ? llvm::toString(std::move(written)) : renamed.message();
     fs::remove(temp);
-    degrade(why);
-    std::lock_guard<std::mutex> lock(statsMutex_);
-    ++stats_.storeFailures;
+    failStore(why);
     return;
   }
   {

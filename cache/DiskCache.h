@@ -74,7 +74,8 @@ public:
   std::string entryPath(llvm::StringRef digest) const;
 
 private:
-  void degrade(const llvm::Twine &why);
+  /// Counts a failed store and turns the cache memory-only (one warning).
+  void failStore(const llvm::Twine &why);
   CacheConfig config_;
   std::string folder_;
   FileWriter writer_;
