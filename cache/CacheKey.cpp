@@ -9,6 +9,8 @@
 namespace scanjit {
 namespace {
 
+// Each field is "<name> <byte length> <value>\n"; the length lets a value
+// hold any bytes, spaces and newlines included.
 void addField(std::string &text, llvm::StringRef name, llvm::StringRef value) {
   text += name.str() + " " + std::to_string(value.size()) + " " + value.str() + "\n";
 }
@@ -40,6 +42,22 @@ CacheKey makeCacheKey(const CacheKeyFields &f) {
   addField(key.text, "options", f.options);
   key.digest = makeCacheKeyDigest(key.text);
   return key;
+}
+
+llvm::Optional<std::string> keyField(llvm::StringRef keyText, llvm::StringRef name) {
+  while (!keyText.empty()) {
+    auto [fieldName, rest] = keyText.split(' ');
+    auto [lengthText, afterLength] = rest.split(' ');
+    size_t length = 0;
+    if (lengthText.getAsInteger(10, length) || length > afterLength.size())
+      return llvm::None;
+    if (fieldName == name)
+      return afterLength.take_front(length).str();
+    keyText = afterLength.drop_front(length);
+    if (!keyText.consume_front("\n"))
+      return llvm::None;
+  }
+  return llvm::None;
 }
 
 std::string makeCacheKeyDigest(llvm::StringRef keyText) {

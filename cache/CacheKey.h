@@ -33,6 +33,9 @@ CacheKeyFields currentKeyFields(const GeneratedKernel &generated, const Target &
 
 CacheKey makeCacheKey(const CacheKeyFields &fields);
 
+/// The value of field `name` ("spec", "arch", ...) in a key text, or None.
+llvm::Optional<std::string> keyField(llvm::StringRef keyText, llvm::StringRef name);
+
 /// Lowercase hex SHA-256 of a key text (what names its file).
 std::string makeCacheKeyDigest(llvm::StringRef keyText);
 

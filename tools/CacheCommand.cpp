@@ -24,7 +24,7 @@ cl::opt<std::string> CacheDir("cache-dir", cl::desc("Cache folder (default: $SCA
 cl::opt<uint64_t> MaxBytes("max-bytes", cl::desc("Size cap for prune (default: $SCANJIT_CACHE_MAX_BYTES)"),
                            cl::init(0), cl::sub(Cache));
 
-// "sum f32[8] dim=0" out of an entry's key text (its "spec <len> <text>" line).
+// The spec an entry was compiled for, e.g. "sum f32[8] dim=0".
 std::string specOfEntry(const std::string &path, std::string *arch) {
   auto buffer = llvm::MemoryBuffer::getFile(path, false, false);
   if (!buffer)
@@ -35,14 +35,7 @@ std::string specOfEntry(const std::string &path, std::string *arch) {
     return "(bad entry: run scanjit cache verify)";
   }
   *arch = entry->kernel.target.name();
-  llvm::StringRef text = entry->keyText;
-  size_t at = text.find("\nspec ");
-  if (at == llvm::StringRef::npos)
-    return "?";
-  auto [length, rest] = text.drop_front(at + 6).split(' ');
-  size_t n = 0;
-  length.getAsInteger(10, n);
-  return rest.take_front(n).str();
+  return keyField(entry->keyText, "spec").getValueOr("?");
 }
 
 llvm::Expected<Action> parseAction(llvm::StringRef name) {

@@ -54,6 +54,17 @@ TEST(CacheKey, SpellingsOfOneSpecShareAKeyAndDifferentSpecsDoNot) {
   EXPECT_NE(digest("sum f32[4,8] dim=1"), digest("sum f32[4,8] dim=1", 80));
 }
 
+TEST(CacheKey, FieldsReadBackFromTheText) {
+  CacheKeyFields f = fieldsFor("sum f32[8] dim=0 mask");
+  f.options = "a b\nc"; // spaces and newlines inside a value
+  CacheKey key = makeCacheKey(f);
+  EXPECT_EQ(keyField(key.text, "spec").getValueOr(""), "sum f32[8] dim=0 mask");
+  EXPECT_EQ(keyField(key.text, "arch").getValueOr(""), "sm_90");
+  EXPECT_EQ(keyField(key.text, "options").getValueOr(""), "a b\nc");
+  EXPECT_FALSE(keyField(key.text, "missing"));
+  EXPECT_FALSE(keyField("spec 99 short\n", "spec")) << "a length past the end";
+}
+
 TEST(CacheKey, TextCarriesEveryField) {
   CacheKey key = makeCacheKey(fieldsFor("sum f32[8] dim=0"));
   for (const char *field : {"format ", "scanjit ", "templates ", "spec ", "plan ", "nvrtc ", "arch ", "options "})
