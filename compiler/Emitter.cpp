@@ -34,6 +34,8 @@ struct Plan {
   static constexpr int kVector = {{vector}};
   static constexpr int kUnroll = {{unroll}};
   static constexpr long long kRowsPerChunk = {{rows_per_chunk}}LL;
+  static constexpr int kLookbackPerLane = {{lookback_per_lane}};
+  static constexpr long long kWorkspaceBytes = {{workspace_bytes}}LL;
 };
 
 // The host sizes buffers and launches from the plan: both sides must agree.
@@ -41,12 +43,16 @@ static_assert(sizeof(Problem::In) == {{in_size}}, "input element size");
 static_assert(sizeof(Problem::Out) == {{out_size}}, "output element size");
 static_assert(Problem::Lines::kCount == {{num_lines}}LL, "line count");
 static_assert(Plan::kThreads % 32 == 0, "whole warps");
+static_assert(Plan::kWorkspaceBytes == 0 ||
+                  Plan::kWorkspaceBytes == scanjit::lookback_workspace_bytes({{grid}}LL, sizeof(Problem::Acc)),
+              "the host zeroes exactly the workspace the kernel uses");
 } // namespace
 
 // Min one block per SM: without it ptxas spills to chase occupancy.
 extern "C" __global__ void __launch_bounds__({{threads}}, 1)
-{{entry}}(const void *__restrict__ in, const unsigned char *__restrict__ mask, void *__restrict__ out) {
-  scanjit::{{family_function}}<Problem, Plan>(in, mask, out);
+{{entry}}(const void *__restrict__ in, const unsigned char *__restrict__ mask, void *__restrict__ out,
+        void *__restrict__ workspace) {
+  {{family_call}};
 }
 )cuda";
 
@@ -77,12 +83,13 @@ llvm::StringRef opTemplate(ScanOp op) {
   return "?";
 }
 
-llvm::StringRef familyFunction(KernelFamily f) {
+std::string familyCall(KernelFamily f) {
   switch (f) {
-  case KernelFamily::Row: return "row_scan";
-  case KernelFamily::RowSegmented: return "segmented_scan";
-  case KernelFamily::Column: return "column_scan";
-  case KernelFamily::Strided: return "strided_scan";
+  case KernelFamily::Row: return "scanjit::row_scan<Problem, Plan>(in, mask, out)";
+  case KernelFamily::RowSegmented: return "scanjit::segmented_scan<Problem, Plan>(in, mask, out)";
+  case KernelFamily::RowLookback: return "scanjit::lookback_scan<Problem, Plan>(in, mask, out, workspace)";
+  case KernelFamily::Column: return "scanjit::column_scan<Problem, Plan>(in, mask, out)";
+  case KernelFamily::Strided: return "scanjit::strided_scan<Problem, Plan>(in, mask, out)";
   case KernelFamily::Empty: break;
   }
   return "?";
@@ -136,7 +143,10 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"out_size", std::to_string(dtypeSize(spec.out))},
       {"num_lines", std::to_string(plan.geometry.numLines())},
       {"entry", plan.entry},
-      {"family_function", familyFunction(plan.family).str()},
+      {"family_call", familyCall(plan.family)},
+      {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
+      {"workspace_bytes", std::to_string(plan.workspaceBytes)},
+      {"grid", std::to_string(plan.grid)},
   };
   return detail::fillPlaceholders(kInstantiation, values);
 }

@@ -7,7 +7,9 @@
 
 namespace scanjit {
 
-/// Kernel parameters, in order: (const void *in, const unsigned char *mask, void *out).
+/// Kernel parameters, in order: (const void *in, const unsigned char *mask,
+/// void *out, void *workspace); workspace is plan.workspaceBytes of zeroed
+/// device memory (null when 0).
 /// Fails only for an Empty plan (nothing to generate) or an internal bug.
 llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelPlan &plan);
 

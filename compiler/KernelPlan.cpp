@@ -10,6 +10,7 @@ llvm::StringRef familyName(KernelFamily f) {
   case KernelFamily::Empty: return "empty";
   case KernelFamily::Row: return "row";
   case KernelFamily::RowSegmented: return "row_segmented";
+  case KernelFamily::RowLookback: return "row_lookback";
   case KernelFamily::Column: return "column";
   case KernelFamily::Strided: return "strided";
   }
@@ -35,7 +36,10 @@ std::string KernelPlan::toString() const {
     return os.str();
   os << " threads=" << threads << " items=" << items << " vector=" << vector
      << " unroll=" << unroll << " rows_per_chunk=" << rowsPerChunk << " grid=" << grid
-     << " index=" << (index64 ? 64 : 32) << " scan=";
+     << " index=" << (index64 ? 64 : 32);
+  if (family == KernelFamily::RowLookback)
+    os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
+  os << " scan=";
   printDim(os, geometry.scan);
   os << " lines=[";
   for (size_t i = 0; i < geometry.lines.size(); ++i) {

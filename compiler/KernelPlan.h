@@ -13,6 +13,7 @@ enum class KernelFamily : uint8_t {
   Empty,        // zero elements: nothing to launch
   Row,          // scanned dim contiguous: block per row, tiles with a carry
   RowSegmented, // short contiguous rows: many rows per tile, segmented scan
+  RowLookback,  // few long contiguous rows: a block per tile, chained by look-back
   Column,       // threads across a contiguous non-scanned dim, serial along the scan
   Strided,      // anything else: one warp per line, strided accesses
 };
@@ -49,6 +50,8 @@ struct KernelPlan {
   int unroll = 1;           // scan steps loaded ahead (column family)
   int64_t rowsPerChunk = 1; // rows per block (segmented family)
   int64_t grid = 0;         // blocks to launch (kernels loop if launched with fewer)
+  int lookbackPerLane = 0;  // look-back window = 32 * this many tiles (row_lookback)
+  int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback)
   bool index64 = false;     // 64-bit index arithmetic needed
   std::string entry;        // the kernel's extern "C" name
 

@@ -64,6 +64,13 @@ bool needs64BitIndex(const ScanSpec &spec) {
   return 2 * maxExtent(spec) + kMargin >= (int64_t(1) << 31);
 }
 
+// Mirrors lookback_workspace_bytes() in templates/scanjit/lookback_scan.cuh
+// (the emitted source asserts they agree): counter, status words, two values
+// per tile.
+int64_t lookbackWorkspaceBytes(int64_t tiles, int accBytes) {
+  return 16 + ((tiles * 4 + 15) / 16) * 16 + 2 * tiles * accBytes;
+}
+
 int rowItems(const ScanSpec &spec) {
   int items = std::min(policy::RowPolicy::kBytesPerThread / dtypeSize(spec.in),
                        policy::RowPolicy::kAccBytesPerThread / dtypeSize(accumulatorType(spec.in)));
@@ -84,6 +91,20 @@ void planRow(const ScanSpec &spec, KernelPlan &plan) {
     plan.threads = policy::RowPolicy::kThreads;
     plan.rowsPerChunk = std::max<int64_t>(1, policy::SegmentedPolicy::kTilesPerChunk * tile / L);
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+    return;
+  }
+  const int lookbackItems =
+      std::min(plan.items * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems);
+  const int64_t lookbackTile = int64_t(policy::LookbackPolicy::kThreads) * lookbackItems;
+  const int64_t tilesPerRow = ceilDiv(L, lookbackTile);
+  if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
+      rows * tilesPerRow <= policy::kMaxGrid) {
+    plan.family = KernelFamily::RowLookback;
+    plan.threads = policy::LookbackPolicy::kThreads;
+    plan.items = lookbackItems;
+    plan.lookbackPerLane = policy::LookbackPolicy::kPerLane;
+    plan.grid = rows * tilesPerRow;
+    plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
     return;
   }
   plan.family = KernelFamily::Row;

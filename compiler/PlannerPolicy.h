@@ -16,6 +16,15 @@ struct RowPolicy {
   static constexpr int kMinThreads = 32;      // short rows use fewer threads, never below a warp
 };
 
+struct LookbackPolicy {
+  static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
+  static constexpr long long kMinTilesPerRow = 4;
+  static constexpr int kThreads = 256;
+  static constexpr int kItemsScale = 2;       // tile = threads * 2 * the row family's items
+  static constexpr int kMaxItems = 16;
+  static constexpr int kPerLane = 8;          // window of 32 * 8 = 256 tiles
+};
+
 struct SegmentedPolicy {
   static constexpr int kMinRowsPerTile = 2;   // below this, a plain row scan is as good
   static constexpr int kTilesPerChunk = 8;    // work per block, in tiles

@@ -99,8 +99,15 @@ void launchEntry(const KernelEntry &e, void *out, const void *in, const void *ma
   checkPointer(mask, DType::Bool, spec.mask, "mask", spec);
   CUcontext ctx = unwrap(currentContextHandle());
   CUfunction fn = unwrap(e.function(ctx));
-  void *params[] = {&in, &mask, &out};
   const DriverApi &api = *driver();
+  CUdeviceptr workspace = 0;
+  if (e.plan.workspaceBytes > 0) {
+    workspace = unwrap(e.workspace(ctx, static_cast<CUstream>(stream)));
+    CUresult rc = api.cuMemsetD8Async(workspace, 0, size_t(e.plan.workspaceBytes), static_cast<CUstream>(stream));
+    if (rc != CUDA_SUCCESS)
+      throwError(driverError(rc, "cuMemsetD8Async(look-back workspace)"));
+  }
+  void *params[] = {&in, &mask, &out, &workspace};
   CUresult rc = api.cuLaunchKernel(fn, static_cast<unsigned>(e.plan.grid), 1, 1,
                                    static_cast<unsigned>(e.plan.threads), 1, 1, 0,
                                    static_cast<CUstream>(stream), params, nullptr);

@@ -35,6 +35,24 @@ llvm::Expected<CUfunction> KernelEntry::function(CUcontext ctx) const {
   return fn;
 }
 
+llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream stream) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Workspace &w : workspaces_)
+    if (w.ctx == ctx && w.stream == stream)
+      return w.ptr;
+  auto api = driver();
+  if (!api)
+    return api.takeError();
+  CUdeviceptr ptr = 0;
+  if (CUresult rc = api->cuMemAlloc(&ptr, size_t(plan.workspaceBytes)); rc != CUDA_SUCCESS)
+    return driverError(rc, "cuMemAlloc of " + std::to_string(plan.workspaceBytes) +
+                               " bytes of look-back workspace for '" + specText +
+                               "' (the first launch on a stream allocates it; inside CUDA graph "
+                               "capture, launch once on that stream before capturing)");
+  workspaces_.push_back({ctx, stream, ptr});
+  return ptr;
+}
+
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target) {
   auto generated = generateKernel(spec);
   if (!generated)

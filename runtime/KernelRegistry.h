@@ -24,9 +24,20 @@ struct KernelEntry {
   /// by the time static destructors run).
   llvm::Expected<CUfunction> function(CUcontext ctx) const;
 
+  /// Device scratch of plan.workspaceBytes for launches on `stream` in
+  /// `ctx`, allocated on first use and kept: launches on one stream run in
+  /// order, so they can share it; launches on different streams must not.
+  llvm::Expected<CUdeviceptr> workspace(CUcontext ctx, CUstream stream) const;
+
 private:
+  struct Workspace {
+    CUcontext ctx;
+    CUstream stream;
+    CUdeviceptr ptr;
+  };
   mutable std::mutex mutex_;
   mutable llvm::SmallVector<std::pair<CUcontext, CUfunction>, 2> loaded_;
+  mutable llvm::SmallVector<Workspace, 2> workspaces_;
 };
 
 using KernelEntryPtr = std::shared_ptr<const KernelEntry>;

@@ -25,7 +25,8 @@ TEST(Large, LongRowsAndFewColumns) {
   SCANJIT_REQUIRE_GPU();
   for (const char *s : {"sum f32[1,16777216] dim=1", "sum f32[8,2097152] dim=1 reverse mask",
                         "max f32[4,1000003] dim=1 exclusive", "sum f32[1000000,3] dim=0",
-                        "sum f64[2000000,32] dim=1", "sum i32[4096,4096] dim=1"})
+                        "sum f64[2000000,32] dim=1", "sum i32[4096,4096] dim=1",
+                        "sum f32[1,1073741824] dim=1", "logsumexp f32[64,4194304] dim=1 reverse exclusive mask"})
     expectCasePasses(s, sampled());
 }
 

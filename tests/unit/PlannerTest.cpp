@@ -23,10 +23,24 @@ TEST(Planner, LongContiguousRowsUseTheRowFamily) {
 }
 
 TEST(Planner, ItemsFollowTheInputWidth) {
-  EXPECT_EQ(plan("sum f64[64,65536] dim=1").items, 4);
-  EXPECT_EQ(plan("sum f16[64,65536] dim=1").items, 16);
-  EXPECT_EQ(plan("sum u8[64,65536] dim=1").items, 8); // capped by its 8-byte i64 accumulator
-  EXPECT_EQ(plan("max bool[64,65536] dim=1").items, 8);
+  EXPECT_EQ(plan("sum f64[1024,65536] dim=1").items, 4);
+  EXPECT_EQ(plan("sum f16[1024,65536] dim=1").items, 16);
+  EXPECT_EQ(plan("sum u8[1024,65536] dim=1").items, 8); // capped by its 8-byte i64 accumulator
+  EXPECT_EQ(plan("max bool[1024,65536] dim=1").items, 8);
+}
+
+TEST(Planner, FewLongRowsAreChainedByLookback) {
+  KernelPlan p = plan("sum f32[8,16777216] dim=1");
+  EXPECT_EQ(p.family, KernelFamily::RowLookback);
+  EXPECT_EQ(p.items, 16);
+  EXPECT_EQ(p.grid, 8 * 16777216 / 4096);
+  EXPECT_EQ(p.lookbackPerLane, 8);
+  EXPECT_EQ(p.workspaceBytes, 16 + p.grid * 4 + 2 * p.grid * 4);
+  EXPECT_EQ(plan("sum f32[100003] dim=0").family, KernelFamily::RowLookback);
+  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 489 * 4 + 12 + 2 * 489 * 8);
+  EXPECT_EQ(plan("sum f32[4096,4096] dim=1").family, KernelFamily::Row);   // enough rows
+  EXPECT_EQ(plan("sum f32[64,3000] dim=1").family, KernelFamily::Row);     // rows too short
+  EXPECT_EQ(plan("sum f32[4096,4096] dim=1").workspaceBytes, 0);
 }
 
 TEST(Planner, ShortContiguousRowsAreSegmented) {

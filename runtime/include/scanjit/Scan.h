@@ -59,7 +59,10 @@ public:
   /// strides); pointers must be aligned to their element size. Allocates
   /// nothing and compiles nothing: safe inside CUDA graph capture in a
   /// context where the kernel is loaded (prepare() loads it in the current
-  /// one; the first launch in another context loads it there).
+  /// one; the first launch in another context loads it there). Look-back
+  /// plans (few long rows) also keep a small scratch buffer per stream,
+  /// allocated by the first launch on that stream: launch once on a stream
+  /// before capturing it.
   void launch(const TensorRef &out, const TensorRef &in, const TensorRef *mask = nullptr,
               Stream stream = nullptr) const;
   /// The same with bare pointers: the layout is the spec's.
