@@ -35,6 +35,7 @@ struct Plan {
   static constexpr int kUnroll = {{unroll}};
   static constexpr long long kRowsPerChunk = {{rows_per_chunk}}LL;
   static constexpr int kLookbackPerLane = {{lookback_per_lane}};
+  static constexpr int kStages = {{stages}};
   static constexpr long long kWorkspaceBytes = {{workspace_bytes}}LL;
 };
 
@@ -44,7 +45,7 @@ static_assert(sizeof(Problem::Out) == {{out_size}}, "output element size");
 static_assert(Problem::Lines::kCount == {{num_lines}}LL, "line count");
 static_assert(Plan::kThreads % 32 == 0, "whole warps");
 static_assert(Plan::kWorkspaceBytes == 0 ||
-                  Plan::kWorkspaceBytes == scanjit::lookback_workspace_bytes({{grid}}LL, sizeof(Problem::Acc)),
+                  Plan::kWorkspaceBytes == scanjit::lookback_workspace_bytes(scanjit::lookback_tiles<Problem, Plan>(), sizeof(Problem::Acc)),
               "the host zeroes exactly the workspace the kernel uses");
 } // namespace
 
@@ -146,7 +147,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"family_call", familyCall(plan.family)},
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
       {"workspace_bytes", std::to_string(plan.workspaceBytes)},
-      {"grid", std::to_string(plan.grid)},
+      {"stages", std::to_string(plan.stages)},
   };
   return detail::fillPlaceholders(kInstantiation, values);
 }

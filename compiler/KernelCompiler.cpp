@@ -6,7 +6,10 @@
 namespace scanjit {
 
 llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec) {
-  GeneratedKernel g{spec, planKernel(spec), ""};
+  auto tuning = planTuningFromEnvironment();
+  if (!tuning)
+    return tuning.takeError();
+  GeneratedKernel g{spec, planKernel(spec, *tuning), ""};
   if (g.plan.family == KernelFamily::Empty)
     return g;
   auto source = emitKernelSource(spec, g.plan);

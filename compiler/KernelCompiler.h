@@ -14,7 +14,7 @@ struct GeneratedKernel {
   std::string source; // empty for an Empty plan
 };
 
-/// Plans and emits; never compiles.
+/// Plans (with SCANJIT_PLAN_TUNE applied, if set) and emits; never compiles.
 llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec);
 
 /// Compiles generated source for `target`.

@@ -37,6 +37,8 @@ std::string KernelPlan::toString() const {
   os << " threads=" << threads << " items=" << items << " vector=" << vector
      << " unroll=" << unroll << " rows_per_chunk=" << rowsPerChunk << " grid=" << grid
      << " index=" << (index64 ? 64 : 32);
+  if (family == KernelFamily::Row || family == KernelFamily::RowLookback)
+    os << " stages=" << stages;
   if (family == KernelFamily::RowLookback)
     os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
   os << " scan=";

@@ -48,9 +48,10 @@ struct KernelPlan {
   int items = 1;            // consecutive elements per thread per tile (row/segmented/strided)
   int vector = 1;           // columns per thread (column family)
   int unroll = 1;           // scan steps loaded ahead (column family)
-  int64_t rowsPerChunk = 1; // rows per block (segmented family)
+  int64_t rowsPerChunk = 1; // rows per block (segmented family; row family when pipelined)
   int64_t grid = 0;         // blocks to launch (kernels loop if launched with fewer)
   int lookbackPerLane = 0;  // look-back window = 32 * this many tiles (row_lookback)
+  int stages = 0;           // shared-memory stages filled by bulk copies; 0: loads to registers (row, row_lookback)
   int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback)
   bool index64 = false;     // 64-bit index arithmetic needed
   std::string entry;        // the kernel's extern "C" name

@@ -65,10 +65,10 @@ bool needs64BitIndex(const ScanSpec &spec) {
 }
 
 // Mirrors lookback_workspace_bytes() in templates/scanjit/lookback_scan.cuh
-// (the emitted source asserts they agree): counter, status words, two values
-// per tile.
+// (the emitted source asserts they agree): a counter, then two flagged
+// values per tile, each twice the accumulator's size.
 int64_t lookbackWorkspaceBytes(int64_t tiles, int accBytes) {
-  return 16 + ((tiles * 4 + 15) / 16) * 16 + 2 * tiles * accBytes;
+  return 16 + 2 * tiles * 2 * accBytes;
 }
 
 int rowItems(const ScanSpec &spec) {
@@ -77,7 +77,28 @@ int rowItems(const ScanSpec &spec) {
   return std::clamp(items, 1, policy::RowPolicy::kMaxItems);
 }
 
-void planRow(const ScanSpec &spec, KernelPlan &plan) {
+int pick(int tuned, int policyChoice) { return tuned > 0 ? tuned : policyChoice; }
+
+// Stages for a row plan whose tiles can be bulk-copied: every tile start and
+// size a multiple of 16 bytes in the input and the mask (the kernel checks
+// the pointers themselves at run time). 0 when they cannot.
+int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
+  const int64_t L = plan.geometry.scan.size;
+  const int64_t inBytes = dtypeSize(spec.in);
+  auto aligned = [&](int64_t elements, int64_t elemBytes) { return (elements * elemBytes) % 16 == 0; };
+  if (!aligned(L, inBytes) || (spec.mask && !aligned(L, 1)) || plan.threads < 64)
+    return 0;
+  for (const GeometryDim &d : plan.geometry.lines)
+    if (!aligned(d.in, inBytes) || (spec.mask && !aligned(d.mask, 1)))
+      return 0;
+  const int64_t tile = int64_t(plan.threads) * plan.items;
+  const int64_t stageBytes = tile * inBytes + (spec.mask ? tile : 0);
+  const int64_t stages = std::min<int64_t>(pick(tuning.stages, policy::StagePolicy::kMaxStages),
+                                           policy::StagePolicy::kBudgetBytes / stageBytes);
+  return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
+}
+
+void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = rowItems(spec);
   const int64_t tile = int64_t(policy::RowPolicy::kThreads) * plan.items;
@@ -93,26 +114,35 @@ void planRow(const ScanSpec &spec, KernelPlan &plan) {
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
     return;
   }
-  const int lookbackItems =
-      std::min(plan.items * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems);
-  const int64_t lookbackTile = int64_t(policy::LookbackPolicy::kThreads) * lookbackItems;
+  const int lookbackItems = pick(
+      tuning.items, std::min(plan.items * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
+  const int lookbackThreads = pick(tuning.threads, policy::LookbackPolicy::kThreads);
+  const int64_t lookbackTile = int64_t(lookbackThreads) * lookbackItems;
   const int64_t tilesPerRow = ceilDiv(L, lookbackTile);
   if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
       rows * tilesPerRow <= policy::kMaxGrid) {
     plan.family = KernelFamily::RowLookback;
-    plan.threads = policy::LookbackPolicy::kThreads;
+    plan.threads = lookbackThreads;
     plan.items = lookbackItems;
-    plan.lookbackPerLane = policy::LookbackPolicy::kPerLane;
+    plan.lookbackPerLane = pick(tuning.lookback, policy::LookbackPolicy::kPerLane);
+    plan.stages = bulkStages(spec, tuning, plan);
     plan.grid = rows * tilesPerRow;
     plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
+    if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
+      plan.grid = std::min<int64_t>(plan.grid, policy::LookbackPolicy::kMaxBlocks);
     return;
   }
   plan.family = KernelFamily::Row;
+  plan.items = pick(tuning.items, plan.items);
+  const int rowThreads = pick(tuning.threads, policy::RowPolicy::kThreads);
   const int64_t threadsNeeded = ceilDiv(L, plan.items);
-  plan.threads = threadsNeeded >= policy::RowPolicy::kThreads
-                     ? policy::RowPolicy::kThreads
+  plan.threads = threadsNeeded >= rowThreads
+                     ? rowThreads
                      : std::max<int>(policy::RowPolicy::kMinThreads, llvm::PowerOf2Ceil(threadsNeeded));
-  plan.grid = rows;
+  plan.stages = bulkStages(spec, tuning, plan);
+  // Several rows per block keep a pipelined block's stages full across rows.
+  plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, policy::StagePolicy::kRowsPerBlock) : 1;
+  plan.grid = ceilDiv(rows, plan.rowsPerChunk);
 }
 
 // Columns per thread: as wide as the access budget allows while every
@@ -132,7 +162,7 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
   return v;
 }
 
-void planColumn(const ScanSpec &spec, KernelPlan &plan, size_t innerIndex) {
+void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {
   plan.family = KernelFamily::Column;
   plan.geometry.inner = plan.geometry.lines[innerIndex];
   plan.geometry.lines.erase(plan.geometry.lines.begin() + innerIndex);
@@ -146,6 +176,8 @@ void planColumn(const ScanSpec &spec, KernelPlan &plan, size_t innerIndex) {
     plan.unroll = std::max(1, std::min<int>(policy::ColumnPolicy::kDeepUnroll,
                                             policy::ColumnPolicy::kMaxValuesInFlight / plan.vector));
   }
+  plan.unroll = pick(tuning.unroll, plan.unroll);
+  plan.threads = pick(tuning.threads, plan.threads);
   const int64_t work = threadsFor(plan.vector);
   plan.grid = ceilDiv(work, plan.threads);
 }
@@ -185,7 +217,7 @@ ScanGeometry normalizeGeometry(const ScanSpec &spec) {
   return g;
 }
 
-KernelPlan planKernel(const ScanSpec &spec) {
+KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning) {
   KernelPlan plan;
   if (spec.numel() == 0)
     return plan; // family Empty: nothing to launch
@@ -195,9 +227,9 @@ KernelPlan planKernel(const ScanSpec &spec) {
   auto isUnit = [&](const GeometryDim &d) { return unitStride(d, spec.mask); };
   auto inner = std::find_if(lines.begin(), lines.end(), isUnit);
   if (isUnit(plan.geometry.scan))
-    planRow(spec, plan);
+    planRow(spec, tuning, plan);
   else if (inner != lines.end())
-    planColumn(spec, plan, inner - lines.begin());
+    planColumn(spec, tuning, plan, inner - lines.begin());
   else
     planStrided(plan);
   plan.grid = std::min(plan.grid, policy::kMaxGrid);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compiler/KernelPlan.h"
+#include "compiler/PlanTuning.h"
 
 namespace scanjit {
 
@@ -11,6 +12,7 @@ namespace scanjit {
 ScanGeometry normalizeGeometry(const ScanSpec &spec);
 
 /// Plans a validated spec. Never fails for a spec that validateSpec accepted.
-KernelPlan planKernel(const ScanSpec &spec);
+/// `tuning` replaces policy choices (for tuning runs; see PlanTuning.h).
+KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning = {});
 
 } // namespace scanjit

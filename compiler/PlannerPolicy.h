@@ -16,13 +16,23 @@ struct RowPolicy {
   static constexpr int kMinThreads = 32;      // short rows use fewer threads, never below a warp
 };
 
+// Row tiles streamed through shared memory by bulk copies (sm_90 kernels;
+// older targets ignore it and load to registers).
+struct StagePolicy {
+  static constexpr int kMaxStages = 4;
+  static constexpr int kMinStages = 2;
+  static constexpr int kBudgetBytes = 40 * 1024; // static shared memory per block for the stages
+  static constexpr int kRowsPerBlock = 1;        // row family: rows a pipelined block streams
+};
+
 struct LookbackPolicy {
   static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
   static constexpr long long kMinTilesPerRow = 4;
-  static constexpr int kThreads = 256;
-  static constexpr int kItemsScale = 2;       // tile = threads * 2 * the row family's items
+  static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)
+  static constexpr int kItemsScale = 1;       // tile = threads * the row family's items
   static constexpr int kMaxItems = 16;
   static constexpr int kPerLane = 8;          // window of 32 * 8 = 256 tiles
+  static constexpr long long kMaxBlocks = 1024; // blocks loop over tiles by ticket (pipelined plans)
 };
 
 struct SegmentedPolicy {

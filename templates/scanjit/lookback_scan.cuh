@@ -10,121 +10,303 @@
 // the window is fixed: tile i's prefix is always inclusive[i - W] followed by
 // the aggregates of tiles i-W+1 .. i-1 (combined by one warp in a fixed
 // order), so results are bitwise reproducible. The dependency chain between
-// inclusive prefixes has one link per W tiles.
-//
-// Workspace (zeroed before each launch by the host): a tile counter, then per
-// tile a status word (0 empty, 1 aggregate, 2 inclusive), its aggregate and
-// its inclusive prefix. Values are written before their status, with a fence
-// between; readers read the status, fence, then the value.
+// inclusive prefixes has one link per W tiles, so a link must be cheap:
+// every published value travels with its own "ready" flag in the same 8-byte
+// word (one relaxed store, one relaxed load, no fences).
 #pragma once
 
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_scan.cuh"
 
 namespace scanjit {
 
+// A value of 4 or 8 bytes published as 1 or 2 words of (32 value bits, flag):
+// aligned 8-byte accesses are single-copy atomic, so a reader that sees every
+// flag set also sees the whole value. The workspace is zeroed before each
+// launch: a zero flag means "not yet published".
+template <class Acc> struct FlaggedValue {
+  static_assert(sizeof(Acc) == 4 || sizeof(Acc) == 8, "look-back values are 4 or 8 bytes");
+  static constexpr int kWords = int(sizeof(Acc)) / 4;
+  static constexpr u64 kReady = 1ULL << 32;
+  u64 word[kWords];
+
+  __device__ __forceinline__ bool ready() const {
+    bool ok = true;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      ok = ok && (word[i] & kReady) != 0;
+    return ok;
+  }
+  __device__ __forceinline__ Acc value() const {
+    unsigned bits[kWords];
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      bits[i] = unsigned(word[i]);
+    Acc v;
+    memcpy(&v, bits, sizeof(Acc));
+    return v;
+  }
+  static __device__ __forceinline__ FlaggedValue of(Acc v) {
+    unsigned bits[kWords];
+    memcpy(bits, &v, sizeof(Acc));
+    FlaggedValue f;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      f.word[i] = kReady | bits[i];
+    return f;
+  }
+};
+
+// Relaxed, device-scope accesses: they bypass L1, so a spinning reader sees
+// the writer's store, and they order nothing else (nothing else is shared).
+template <class Acc>
+__device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc> *p) {
+  FlaggedValue<Acc> f;
+  if constexpr (FlaggedValue<Acc>::kWords == 1) {
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(f.word[0]) : "l"(p) : "memory");
+  } else {
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(f.word[0]), "=l"(f.word[1])
+                 : "l"(p)
+                 : "memory");
+  }
+  return f;
+}
+template <class Acc>
+__device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue<Acc> f) {
+  if constexpr (FlaggedValue<Acc>::kWords == 1) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(f.word[0]) : "memory");
+  } else {
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(f.word[0]),
+                 "l"(f.word[1])
+                 : "memory");
+  }
+}
+
+// Bytes of workspace for `tiles` tiles of accumulator size `accBytes`: a
+// 16-byte tile counter, then each tile's aggregate, then each tile's
+// inclusive prefix, as flagged values (the planner computes the same and the
+// emitted source asserts it).
+__host__ __device__ constexpr long long lookback_workspace_bytes(long long tiles, int accBytes) {
+  return 16 + 2 * tiles * 2 * accBytes;
+}
+
+// Tiles of all rows: the workspace holds two values for each.
+template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles() {
+  return (P::kLength + (long long)Plan::kThreads * Plan::kItems - 1) / ((long long)Plan::kThreads * Plan::kItems) *
+         P::Lines::kCount;
+}
+
 template <class Acc> struct LookbackWorkspace {
   unsigned long long *counter;
-  volatile int *status;
-  volatile Acc *aggregate;
-  volatile Acc *inclusive;
+  FlaggedValue<Acc> *aggregate;
+  FlaggedValue<Acc> *inclusive;
 
   __device__ __forceinline__ LookbackWorkspace(void *base, long long tiles) {
     char *p = static_cast<char *>(base);
     counter = reinterpret_cast<unsigned long long *>(p);
-    status = reinterpret_cast<volatile int *>(p + 16);
-    // Align the value arrays to 8 bytes after the status words.
-    const long long statusBytes = ((tiles * 4 + 15) / 16) * 16;
-    aggregate = reinterpret_cast<volatile Acc *>(p + 16 + statusBytes);
-    inclusive = reinterpret_cast<volatile Acc *>(p + 16 + statusBytes + tiles * sizeof(Acc));
+    aggregate = reinterpret_cast<FlaggedValue<Acc> *>(p + 16);
+    inclusive = aggregate + tiles;
   }
 };
 
-// Bytes of workspace for `tiles` tiles of accumulator size `accBytes` (the
-// planner computes the same and the emitted source asserts it).
-__host__ __device__ constexpr long long lookback_workspace_bytes(long long tiles, int accBytes) {
-  return 16 + ((tiles * 4 + 15) / 16) * 16 + 2 * tiles * accBytes;
-}
+// Where tile `id` lies: its row's offsets and its first element.
+template <class P, class Plan> struct LookbackTilePlace {
+  typedef typename P::Index Index;
+  static constexpr long long kTile = (long long)Plan::kThreads * Plan::kItems;
+  static constexpr long long kTilesPerRow = (P::kLength + kTile - 1) / kTile;
+  long long row_first; // the row's first tile, in scan order
+  Offsets<Index> o;
+  Index start;         // the tile's first element in its row
+  __device__ __forceinline__ explicit LookbackTilePlace(long long id) {
+    const long long row = id / kTilesPerRow;
+    const long long step = id % kTilesPerRow; // 0: the row's first tile in scan order
+    row_first = id - step;
+    o = line_offsets<Index, typename P::Lines>(Index(row));
+    start = (P::kReverse ? Index(kTilesPerRow - 1 - step) : Index(step)) * Index(kTile);
+  }
+  __device__ __forceinline__ int elems() const { return int(min((long long)kTile, P::kLength - (long long)start)); }
+};
 
-template <class P, class Plan>
-__device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, void *out_,
-                                              void *workspace) {
+template <class P, class Plan> struct LookbackShared {
+  typedef PlainMonoid<typename P::Op, typename P::Acc> M;
+  BlockScanStorage<M, Plan::kThreads> storage;
+  long long id;
+  typename P::Acc prefix;
+};
+
+// Scans tile `id` whose lifted items are in `x`, chains it to the earlier
+// tiles and stores it. `tile_read` runs on thread 0 once every thread has
+// passed the tile's block barrier (its input has been read). The tile's
+// aggregate is published here unless `aggregate_published`.
+template <class P, class Plan, class TileRead>
+__device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePlace<P, Plan> &at,
+                                              typename P::Acc (&x)[Plan::kItems], typename P::Out *out,
+                                              LookbackWorkspace<typename P::Acc> &ws,
+                                              LookbackShared<P, Plan> &sh, int &buffer, TileRead tile_read,
+                                              bool aggregate_published = false) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
-  typedef typename P::Op Op;
-  typedef PlainMonoid<Op, Acc> M;
-  constexpr int T = Plan::kThreads, I = Plan::kItems;
-  constexpr long long L = P::kLength;
-  constexpr long long kTile = (long long)T * I;
-  constexpr long long kTilesPerRow = (L + kTile - 1) / kTile;
-  constexpr long long kTiles = kTilesPerRow * P::Lines::kCount;
-  const typename P::In *in = static_cast<const typename P::In *>(in_);
-  typename P::Out *out = static_cast<typename P::Out *>(out_);
-  LookbackWorkspace<Acc> ws(workspace, kTiles);
-  __shared__ BlockScanStorage<M, T> storage;
-  __shared__ long long shared_id;
-  __shared__ Acc shared_prefix;
-  int buffer = 0;
+  typedef typename LookbackShared<P, Plan>::M M;
+  typedef FlaggedValue<Acc> Flagged;
+  constexpr int T = Plan::kThreads, I = Plan::kItems, K = Plan::kLookbackPerLane;
+  constexpr long long W = 32LL * K; // the fixed window, in tiles
   const bool no_heads[I] = {};
-
-  if (threadIdx.x == 0)
-    shared_id = (long long)atomicAdd(ws.counter, 1ULL);
-  __syncthreads();
-  const long long id = shared_id;                 // tiles in scan order
-  const long long row = id / kTilesPerRow;
-  const long long step = id % kTilesPerRow;       // 0: the row's first tile in scan order
-  const Index tile = P::kReverse ? Index(kTilesPerRow - 1 - step) : Index(step);
-  const Offsets<Index> o = line_offsets<Index, typename P::Lines>(Index(row));
-  const Index start = tile * Index(kTile) + Index(threadIdx.x) * I;
-
-  Acc x[I], r[I];
-  load_lifted<P, I, 1, 1>(in + o.in + start, mask + o.mask + start, Index(L) - start, x);
   TileScanState<M, I> s;
-  tile_local_scan<M, P::kReverse, T, I>(x, s, storage, buffer);
+  tile_local_scan<M, P::kReverse, T, I>(x, s, sh.storage, buffer);
+  if (threadIdx.x == 0)
+    tile_read();
 
-  const long long row_first = id - step; // first tile of this row, in scan order
   if (threadIdx.x < 32) {
     const int lane = threadIdx.x;
-    if (lane == 0) {
-      ws.aggregate[id] = s.total;
-      __threadfence();
-      ws.status[id] = 1;
-    }
-    constexpr int K = Plan::kLookbackPerLane;
-    constexpr long long W = 32LL * K;
+    if (lane == 0 && !aggregate_published)
+      store_flagged(ws.aggregate + id, Flagged::of(s.total));
     const long long base = id - W; // its inclusive prefix starts ours
-    // Lane `lane` combines window tiles base+1+lane*K .. base+(lane+1)*K, in order.
+    const bool has_base = base >= at.row_first;
+    // Lane `lane` combines window tiles first .. first+K-1 in order (those
+    // of this row before this tile: k in [k_begin, k_end)); lane 0 also
+    // waits for the base. All loads of a round are issued before any is
+    // checked, so a round costs one memory latency.
+    const long long first = base + 1 + (long long)lane * K;
+    const Flagged *window = ws.aggregate + first;
+    const int k_begin = int(max(0LL, min((long long)K, at.row_first - first)));
+    const int k_end = int(max(0LL, min((long long)K, id - first)));
+    Flagged seen[K], base_value;
+    bool waiting = true;
+    while (waiting) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (k >= k_begin && k < k_end)
+          seen[k] = load_flagged(window + k);
+      if (lane == 0 && has_base)
+        base_value = load_flagged(ws.inclusive + base);
+      waiting = lane == 0 && has_base && !base_value.ready();
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        waiting = waiting || (k >= k_begin && k < k_end && !seen[k].ready());
+    }
     Acc part = M::identity();
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const long long p = base + 1 + (long long)lane * K + k;
-      if (p >= row_first && p < id) {
-        while (ws.status[p] == 0) {
-        }
-        __threadfence();
-        part = M::combine(part, ws.aggregate[p]);
-      }
-    }
+    for (int k = 0; k < K; ++k)
+      if (k >= k_begin && k < k_end)
+        part = M::combine(part, seen[k].value());
     Acc window_total;
     (void)warp_exclusive_scan<M, false>(part, lane, window_total);
     if (lane == 0) {
-      Acc prefix = window_total;
-      if (base >= row_first) {
-        while (ws.status[base] != 2) {
-        }
-        __threadfence();
-        prefix = M::combine(ws.inclusive[base], window_total);
-      }
-      ws.inclusive[id] = M::combine(prefix, s.total);
-      __threadfence();
-      ws.status[id] = 2;
-      shared_prefix = prefix;
+      const Acc prefix = has_base ? M::combine(base_value.value(), window_total) : window_total;
+      store_flagged(ws.inclusive + id, Flagged::of(M::combine(prefix, s.total)));
+      sh.prefix = prefix;
     }
   }
   __syncthreads();
-  tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, shared_prefix, no_heads, r);
-  store_converted<P, I, 1>(out + o.out + start, Index(L) - start, r);
+  Acc r[I];
+  tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, sh.prefix, no_heads, r);
+  const Index start = at.start + Index(threadIdx.x) * I;
+  store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
+}
+
+// Tiles in ticket order, loaded by each thread from global memory: any
+// alignment. Thread 0 takes the next ticket once the tile has been read.
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, const u8 *mask,
+                                                     typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
+                                                     LookbackShared<P, Plan> &sh, long long tiles) {
+  typedef typename P::Index Index;
+  constexpr int I = Plan::kItems;
+  int buffer = 0;
+  if (threadIdx.x == 0)
+    sh.id = (long long)atomicAdd(ws.counter, 1ULL);
+  __syncthreads();
+  for (;;) {
+    const long long id = sh.id;
+    if (id >= tiles)
+      return;
+    const LookbackTilePlace<P, Plan> at(id);
+    const Index start = at.start + Index(threadIdx.x) * I;
+    typename P::Acc x[I];
+    load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, Index(P::kLength) - start, x);
+    lookback_tile<P, Plan>(id, at, x, out, ws, sh, buffer,
+                           [&] { sh.id = (long long)atomicAdd(ws.counter, 1ULL); });
+  }
+}
+
+// Tiles in ticket order through a ring of shared-memory stages filled by
+// the bulk copy engine: thread 0 takes a ticket for a stage when it issues
+// its copy, so each block has kStages tiles in flight. Tickets are taken in
+// increasing order and a block scans its tiles in that order, so the oldest
+// unfinished tile always belongs to a running block that can finish it.
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
+                                                        typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
+                                                        LookbackShared<P, Plan> &sh, long long tiles) {
+  constexpr int S = Plan::kStages, I = Plan::kItems;
+  constexpr int kTile = Plan::kThreads * I;
+  __shared__ TilePipeline<P, S, kTile> pipe;
+  int buffer = 0;
+  auto issue = [&](int stage) {
+    const long long id = (long long)atomicAdd(ws.counter, 1ULL);
+    if (id >= tiles) {
+      pipe.issue_end(stage);
+      return;
+    }
+    const LookbackTilePlace<P, Plan> at(id);
+    pipe.issue(stage, id, in + at.o.in + at.start, mask + at.o.mask + at.start, at.elems());
+  };
+  pipe.init();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int stage = 0; stage < S; ++stage)
+      issue(stage);
+  typedef typename LookbackShared<P, Plan>::M M;
+  bool published = false; // this iteration's tile had its aggregate published early
+  for (long long q = 0;; ++q) {
+    const int stage = int(q % S);
+    const long long id = pipe.wait(stage, q / S);
+    if (id < 0)
+      return;
+    // First publish the aggregate of the tile queued next, from its stage:
+    // a tile's aggregate must not wait for the look-back of the tile queued
+    // before it in the same block, or tiles chain one by one through blocks.
+    const long long next = pipe.wait(int((q + 1) % S), (q + 1) / S);
+    if (next >= 0) {
+      typename P::Acc y[I];
+      pipe.template load_lifted<I>(int((q + 1) % S), int(threadIdx.x) * I,
+                                   LookbackTilePlace<P, Plan>(next).elems(), y);
+      // The same fold, in the same order, as tile_local_scan's thread total,
+      // so the aggregate has the same bits whichever path publishes it.
+      typename P::Acc sum = y[P::kReverse ? I - 1 : 0];
+#pragma unroll
+      for (int j = 1; j < I; ++j)
+        sum = M::combine(sum, y[P::kReverse ? I - 1 - j : j]);
+      typename P::Acc total;
+      (void)block_exclusive_scan<M, P::kReverse, Plan::kThreads>(sum, sh.storage, buffer, total);
+      if (threadIdx.x == 0)
+        store_flagged(ws.aggregate + next, FlaggedValue<typename P::Acc>::of(total));
+    }
+    const LookbackTilePlace<P, Plan> at(id);
+    typename P::Acc x[I];
+    pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, at.elems(), x);
+    lookback_tile<P, Plan>(id, at, x, out, ws, sh, buffer, [&] { issue(stage); }, published);
+    published = next >= 0;
+  }
+}
+
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, void *out_, void *workspace) {
+  constexpr long long kTiles = lookback_tiles<P, Plan>();
+  const typename P::In *in = static_cast<const typename P::In *>(in_);
+  typename P::Out *out = static_cast<typename P::Out *>(out_);
+  LookbackWorkspace<typename P::Acc> ws(workspace, kTiles);
+  __shared__ LookbackShared<P, Plan> sh;
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
+    if (aligned16(in) && (!P::kMask || aligned16(mask))) {
+      lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, kTiles);
+      return;
+    }
+  }
+  lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, kTiles);
 }
 
 } // namespace scanjit

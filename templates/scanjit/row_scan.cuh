@@ -6,12 +6,15 @@
 
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_scan.cuh"
 
 namespace scanjit {
 
+// Any alignment: each thread loads its items, the next tile's while it
+// scans this one.
 template <class P, class Plan>
-__device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void row_scan_direct(const typename P::In *in, const u8 *mask, typename P::Out *out) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef PlainMonoid<typename P::Op, Acc> M;
@@ -19,8 +22,6 @@ __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *
   constexpr long long L = P::kLength;
   constexpr long long kTile = (long long)T * I;
   constexpr long long kTiles = (L + kTile - 1) / kTile;
-  const typename P::In *in = static_cast<const typename P::In *>(in_);
-  typename P::Out *out = static_cast<typename P::Out *>(out_);
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;
   const bool no_heads[I] = {};
@@ -51,6 +52,82 @@ __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *
         x[j] = next[j];
     }
   }
+}
+
+// 16-byte aligned rows: the block's tiles (all its rows, in order) stream
+// through kStages shared-memory stages filled by the bulk copy engine.
+template <class P, class Plan>
+__device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, const u8 *mask,
+                                                   typename P::Out *out) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef PlainMonoid<typename P::Op, Acc> M;
+  constexpr int T = Plan::kThreads, I = Plan::kItems, S = Plan::kStages;
+  constexpr long long L = P::kLength;
+  constexpr int kTile = T * I;
+  constexpr long long kTiles = (L + kTile - 1) / kTile;
+  constexpr long long kRows = P::Lines::kCount;
+  __shared__ TilePipeline<P, S, kTile> pipe;
+  __shared__ BlockScanStorage<M, T> storage;
+  int buffer = 0;
+  const bool no_heads[I] = {};
+  // Work item q: tile q % kTiles (in scan order) of the block's row q / kTiles.
+  const long long rows_here = blockIdx.x < kRows ? (kRows - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const long long items = rows_here * kTiles;
+  struct Place {
+    Offsets<Index> o;
+    Index start; // the tile's first element in its row
+  };
+  auto place = [&](long long q) {
+    const long long k = q % kTiles;
+    const Index row = Index(blockIdx.x + (q / kTiles) * gridDim.x);
+    Place p;
+    p.o = line_offsets<Index, typename P::Lines>(row);
+    p.start = (P::kReverse ? Index(kTiles - 1 - k) : Index(k)) * Index(kTile);
+    return p;
+  };
+  auto issue = [&](long long q) {
+    const Place p = place(q);
+    pipe.issue(int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start,
+               int(min((long long)kTile, L - (long long)p.start)));
+  };
+  pipe.init();
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (long long q = 0; q < S && q < items; ++q)
+      issue(q);
+  typename M::Value carry = M::identity();
+  for (long long q = 0; q < items; ++q) {
+    const int stage = int(q % S);
+    (void)pipe.wait(stage, q / S);
+    if (q % kTiles == 0)
+      carry = M::identity();
+    const Place p = place(q);
+    Acc x[I], r[I];
+    pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, int(min((long long)kTile, L - (long long)p.start)), x);
+    TileScanState<M, I> s;
+    tile_local_scan<M, P::kReverse, T, I>(x, s, storage, buffer);
+    // Past the tile's block barrier every thread has read the stage.
+    if (threadIdx.x == 0 && q + S < items)
+      issue(q + S);
+    tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, no_heads, r);
+    carry = M::combine(carry, s.total);
+    const Index start = p.start + Index(threadIdx.x) * I;
+    store_converted<P, I, 1>(out + p.o.out + start, Index(L) - start, r);
+  }
+}
+
+template <class P, class Plan>
+__device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *out_) {
+  const typename P::In *in = static_cast<const typename P::In *>(in_);
+  typename P::Out *out = static_cast<typename P::Out *>(out_);
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
+    if (aligned16(in) && (!P::kMask || aligned16(mask))) {
+      row_scan_pipelined<P, Plan>(in, mask, out);
+      return;
+    }
+  }
+  row_scan_direct<P, Plan>(in, mask, out);
 }
 
 } // namespace scanjit

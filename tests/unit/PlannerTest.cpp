@@ -32,12 +32,18 @@ TEST(Planner, ItemsFollowTheInputWidth) {
 TEST(Planner, FewLongRowsAreChainedByLookback) {
   KernelPlan p = plan("sum f32[8,16777216] dim=1");
   EXPECT_EQ(p.family, KernelFamily::RowLookback);
-  EXPECT_EQ(p.items, 16);
-  EXPECT_EQ(p.grid, 8 * 16777216 / 4096);
+  EXPECT_EQ(p.threads, 512);
+  EXPECT_EQ(p.items, 8);
+  EXPECT_EQ(p.stages, 2);   // 16 KB tiles streamed through shared memory
+  EXPECT_EQ(p.grid, 1024);  // blocks take tiles by ticket
   EXPECT_EQ(p.lookbackPerLane, 8);
-  EXPECT_EQ(p.workspaceBytes, 16 + p.grid * 4 + 2 * p.grid * 4);
-  EXPECT_EQ(plan("sum f32[100003] dim=0").family, KernelFamily::RowLookback);
-  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 489 * 4 + 12 + 2 * 489 * 8);
+  const int64_t tiles = 8 * 16777216 / 4096;
+  EXPECT_EQ(p.workspaceBytes, 16 + 2 * tiles * 8); // two flagged 8-byte words per tile
+  KernelPlan odd = plan("sum f32[100003] dim=0");
+  EXPECT_EQ(odd.family, KernelFamily::RowLookback);
+  EXPECT_EQ(odd.stages, 0); // rows of 100003 floats are not 16-byte multiples: no bulk copies
+  EXPECT_EQ(odd.grid, 25);  // a block per tile
+  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 489 * 16);
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").family, KernelFamily::Row);   // enough rows
   EXPECT_EQ(plan("sum f32[64,3000] dim=1").family, KernelFamily::Row);     // rows too short
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").workspaceBytes, 0);
@@ -127,3 +133,47 @@ TEST(Planner, PlansAreDeterministicAndPrintable) {
 }
 
 } // namespace
+
+TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
+  auto t = parsePlanTuning("threads=512, items=16,lookback=4");
+  ASSERT_TRUE(static_cast<bool>(t)) << llvm::toString(t.takeError());
+  EXPECT_EQ(t->threads, 512);
+  EXPECT_EQ(t->items, 16);
+  EXPECT_EQ(t->lookback, 4);
+  EXPECT_EQ(t->toString(), "threads=512,items=16,lookback=4");
+  EXPECT_TRUE(parsePlanTuning("")->empty());
+  for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads"}) {
+    auto e = parsePlanTuning(bad);
+    ASSERT_FALSE(static_cast<bool>(e)) << bad;
+    std::string message = llvm::toString(e.takeError());
+    EXPECT_NE(message.find(llvm::StringRef(bad).split(',').first.str()), std::string::npos) << message;
+  }
+}
+
+TEST(PlanTuning, ReplacesThePolicyChoiceOfTheFamily) {
+  PlanTuning t;
+  t.items = 4;
+  t.lookback = 2;
+  KernelPlan lookback = planKernel(mustParse("sum f32[8,16777216] dim=1"), t);
+  EXPECT_EQ(lookback.items, 4);
+  EXPECT_EQ(lookback.lookbackPerLane, 2);
+  EXPECT_EQ(lookback.threads, 512);
+  EXPECT_EQ(lookback.workspaceBytes, 16 + 2 * (8 * 16777216 / 2048) * 8);
+  t = PlanTuning{};
+  t.threads = 512;
+  t.items = 16;
+  KernelPlan row = planKernel(mustParse("sum f32[32768,32768] dim=1"), t);
+  EXPECT_EQ(row.threads, 512);
+  EXPECT_EQ(row.items, 16);
+  EXPECT_NE(row.toString(), planKernel(mustParse("sum f32[32768,32768] dim=1")).toString());
+}
+
+TEST(Planner, RowTilesStreamThroughSharedMemoryWhenAligned) {
+  KernelPlan seed = plan("sum f32[32768,32768] dim=1 mask");
+  EXPECT_EQ(seed.family, KernelFamily::Row);
+  EXPECT_EQ(seed.stages, 4); // 8 KB input + 2 KB mask per stage, within 40 KB
+  EXPECT_EQ(plan("sum f16[8192,32768] dim=1 mask").stages, 3);
+  EXPECT_EQ(plan("sum f32[64,3001] dim=1").stages, 0); // rows not a multiple of 16 bytes
+  EXPECT_EQ(plan("sum f32[64,3000] dim=1 mask").stages, 0); // mask rows of 3000 bytes
+  EXPECT_EQ(plan("sum f32[64,3008] dim=1 mask").stages, 4);
+}

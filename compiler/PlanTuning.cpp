@@ -1,0 +1,71 @@
+#include "compiler/PlanTuning.h"
+#include "compiler/Diagnostics.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdlib>
+
+namespace scanjit {
+
+std::string PlanTuning::toString() const {
+  std::string s;
+  auto add = [&](const char *key, int v) {
+    if (v)
+      s += (s.empty() ? "" : ",") + std::string(key) + "=" + std::to_string(v);
+  };
+  add("threads", threads);
+  add("items", items);
+  add("lookback", lookback);
+  add("unroll", unroll);
+  add("stages", stages);
+  add("rows", rows);
+  return s;
+}
+
+llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
+  PlanTuning t;
+  llvm::SmallVector<llvm::StringRef, 4> tokens;
+  text.trim().split(tokens, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef token : tokens) {
+    auto [key, value] = token.trim().split('=');
+    int v = 0;
+    if (value.getAsInteger(10, v) || v <= 0)
+      return detail::makeError(ErrorCode::InvalidArgument,
+                               "plan tuning '" + token + "': expected key=<positive integer>");
+    struct Knob {
+      const char *name;
+      int *field;
+      int most;
+    } knobs[] = {{"threads", &t.threads, 1024}, {"items", &t.items, 32}, {"lookback", &t.lookback, 32},
+                 {"unroll", &t.unroll, 32}, {"stages", &t.stages, 8},  {"rows", &t.rows, 64}};
+    bool known = false;
+    for (const Knob &k : knobs) {
+      if (key != k.name)
+        continue;
+      known = true;
+      if (v > k.most || (k.field == &t.threads && v % 32 != 0))
+        return detail::makeError(ErrorCode::InvalidArgument,
+                                 "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64)");
+      *k.field = v;
+    }
+    if (!known)
+      return detail::makeError(ErrorCode::InvalidArgument,
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows)");
+  }
+  return t;
+}
+
+llvm::Expected<PlanTuning> planTuningFromEnvironment() {
+  const char *env = std::getenv("SCANJIT_PLAN_TUNE");
+  if (!env || !*env)
+    return PlanTuning{};
+  auto t = parsePlanTuning(env);
+  if (!t)
+    return detail::makeError(ErrorCode::InvalidArgument,
+                             "SCANJIT_PLAN_TUNE: " + llvm::toString(t.takeError()));
+  return t;
+}
+
+} // namespace scanjit

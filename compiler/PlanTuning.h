@@ -1,0 +1,32 @@
+// PlanTuning: explicit values for the planner's tunable choices, used to
+// tune the policy tables with the benchmark harness (BENCHMARKS.md says how).
+// Zero means "the policy's choice". A tuned plan is still a plain plan: its
+// text is in the cache key, so a tuned kernel is never served for a default
+// one or the reverse.
+#pragma once
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace scanjit {
+
+struct PlanTuning {
+  int threads = 0;  // block size (row, row_lookback, column)
+  int items = 0;    // elements per thread and tile (row, row_lookback)
+  int lookback = 0; // look-back window per lane, in tiles (row_lookback)
+  int unroll = 0;   // scan steps loaded ahead (column)
+  int stages = 0;   // most shared-memory stages (row, row_lookback; still within the budget)
+  int rows = 0;     // rows per block (row)
+
+  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows; }
+  std::string toString() const;
+};
+
+/// Parses "threads=512,items=16" (keys above; any subset; "" is no tuning).
+llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text);
+
+/// SCANJIT_PLAN_TUNE, parsed; an error names the variable and the bad token.
+llvm::Expected<PlanTuning> planTuningFromEnvironment();
+
+} // namespace scanjit

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Tuning sweep on a GPU machine: runs scanjit_bench once per plan tuning
+# (SCANJIT_PLAN_TUNE, see compiler/PlanTuning.h) on the given specs and
+# prints one table row per (tuning, spec). Used to fill the policy tables in
+# compiler/PlannerPolicy.h; BENCHMARKS.md records the sweeps.
+#
+#   scripts/tune.sh BUILD_DIR "tuning;tuning;..." "spec" ["spec"...]
+#   (an empty tuning is the policy's own choice)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=$1 tunings=$2; shift 2
+args=()
+for s in "$@"; do args+=(--spec "$s"); done
+IFS=';' read -r -a list <<< "$tunings"
+echo "| tuning | spec | family | ms | GB/s | copy ms | ratio |"
+echo "|---|---|---|---|---|---|---|"
+for t in "${list[@]}"; do
+  SCANJIT_PLAN_TUNE="$t" "$build/bench/scanjit_bench" --iters "${TUNE_ITERS:-20}" "${args[@]}" 2>&1 |
+    grep '^| custom' | sed "s/^| custom /| ${t:-policy} /"
+done

@@ -1,0 +1,65 @@
+// Hopper's bulk copy engine for contiguous tiles: cp.async.bulk moves bytes
+// from global to shared memory without registers and completes on an
+// mbarrier that counts the bytes (sm_90). Only the wrappers live here.
+#pragma once
+
+#include "scanjit/types.cuh"
+
+// cp.async.bulk and mbarrier transaction counts need sm_90; older targets
+// keep the register path even when the plan asks for stages.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SCANJIT_BULK_COPY 1
+#else
+#define SCANJIT_BULK_COPY 0
+#endif
+
+namespace scanjit {
+
+__device__ __forceinline__ unsigned shared_address(const void *p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// One arrival per phase: the issuing thread's arrive.expect_tx.
+__device__ __forceinline__ void mbarrier_init(u64 *bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
+}
+
+// Makes initialized barriers visible to the copy engine; a block barrier
+// must follow before any thread uses them.
+__device__ __forceinline__ void mbarrier_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(u64 *bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(u64 *bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
+}
+
+// Waits until the barrier's phase with this parity has completed.
+__device__ __forceinline__ void mbarrier_wait(u64 *bar, unsigned parity) {
+  asm volatile("{\n"
+               ".reg .pred done;\n"
+               "WAIT:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+               "@!done bra WAIT;\n"
+               "}" ::"r"(shared_address(bar)),
+               "r"(parity)
+               : "memory");
+}
+
+// `bytes` (a multiple of 16) from 16-byte aligned global `src` to shared
+// `dst`, counted on `bar`.
+__device__ __forceinline__ void bulk_copy_to_shared(void *dst, const void *src, unsigned bytes, u64 *bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+}
+
+} // namespace scanjit
