@@ -20,7 +20,7 @@ struct FamilyShape {
 const FamilyShape kFamilies[] = {
     {KernelFamily::Row, "[64,3000] dim=1"},
     {KernelFamily::RowSegmented, "[100,37] dim=1"},
-    {KernelFamily::RowLookback, "[3,20000] dim=1"},
+    {KernelFamily::RowLookback, "[3,40000] dim=1"},
     {KernelFamily::Column, "[37,64] dim=0"},
     {KernelFamily::Strided, "[40,50] dim=1 strides=[1,40]"},
 };
