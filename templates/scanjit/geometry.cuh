@@ -23,11 +23,15 @@ template <class... Ds> struct DimList;
 
 template <> struct DimList<> {
   static constexpr long long kCount = 1;
+  __host__ __device__ static constexpr bool out_strides_multiple_of(long long) { return true; }
   template <class Index> static __device__ __forceinline__ void add(Index &, Offsets<Index> &) {}
 };
 
 template <class D, class... Rest> struct DimList<D, Rest...> {
   static constexpr long long kCount = D::kSize * DimList<Rest...>::kCount;
+  __host__ __device__ static constexpr bool out_strides_multiple_of(long long m) {
+    return D::kOut % m == 0 && DimList<Rest...>::out_strides_multiple_of(m);
+  }
   template <class Index>
   static __device__ __forceinline__ void add(Index &line, Offsets<Index> &o) {
     DimList<Rest...>::add(line, o);

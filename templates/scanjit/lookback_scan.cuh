@@ -240,7 +240,7 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
-                                                        LookbackShared<P, Plan> &sh, long long tiles) {
+                                                        LookbackShared<P, Plan> &sh, long long tiles, bool bulk) {
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
   __shared__ TilePipeline<P, S, kTile> pipe;
@@ -248,11 +248,11 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   auto issue = [&](int stage) {
     const long long id = (long long)atomicAdd(ws.counter, 1ULL);
     if (id >= tiles) {
-      pipe.issue_end(stage);
+      pipe.issue_end(bulk, stage);
       return;
     }
     const LookbackTilePlace<P, Plan> at(id);
-    pipe.issue(stage, id, in + at.o.in + at.start, mask + at.o.mask + at.start, at.elems());
+    pipe.issue(bulk, stage, id, in + at.o.in + at.start, mask + at.o.mask + at.start, at.elems());
   };
   pipe.init();
   __syncthreads();
@@ -263,13 +263,13 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   bool published = false; // this iteration's tile had its aggregate published early
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
-    const long long id = pipe.wait(stage, q / S);
+    const long long id = pipe.wait(bulk, stage, q / S);
     if (id < 0)
       return;
     // First publish the aggregate of the tile queued next, from its stage:
     // a tile's aggregate must not wait for the look-back of the tile queued
     // before it in the same block, or tiles chain one by one through blocks.
-    const long long next = pipe.wait(int((q + 1) % S), (q + 1) / S);
+    const long long next = pipe.wait(bulk, int((q + 1) % S), (q + 1) / S);
     if (next >= 0) {
       typename P::Acc y[I];
       pipe.template load_lifted<I>(int((q + 1) % S), int(threadIdx.x) * I,
@@ -300,13 +300,11 @@ __device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, v
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   LookbackWorkspace<typename P::Acc> ws(workspace, kTiles);
   __shared__ LookbackShared<P, Plan> sh;
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
-    if (aligned16(in) && (!P::kMask || aligned16(mask))) {
-      lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, kTiles);
-      return;
-    }
-  }
-  lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, kTiles);
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
+    lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, kTiles,
+                                     aligned16(in) && (!P::kMask || aligned16(mask)));
+  else
+    lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, kTiles);
 }
 
 } // namespace scanjit

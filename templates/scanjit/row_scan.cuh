@@ -56,9 +56,13 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
 
 // 16-byte aligned rows: the block's tiles (all its rows, in order) stream
 // through kStages shared-memory stages filled by the bulk copy engine.
+// Results go back out through the tile's stage when the output allows it
+// (`staged`): the stage is then refilled one tile later, once every thread
+// has read it again.
 template <class P, class Plan>
 __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, const u8 *mask,
-                                                   typename P::Out *out) {
+                                                   typename P::Out *out, bool bulk) {
+  typedef typename P::Out Out;
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef PlainMonoid<typename P::Op, Acc> M;
@@ -88,9 +92,13 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   };
   auto issue = [&](long long q) {
     const Place p = place(q);
-    pipe.issue(int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start,
+    pipe.issue(bulk, int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start,
                int(min((long long)kTile, L - (long long)p.start)));
   };
+  constexpr bool kCanStage = S >= 3 && sizeof(Out) <= sizeof(typename P::In) &&
+                             (L * sizeof(Out)) % 16 == 0 &&
+                             P::Lines::out_strides_multiple_of(16 / sizeof(Out));
+  const bool staged = kCanStage && aligned16(out);
   pipe.init();
   __syncthreads();
   if (threadIdx.x == 0)
@@ -99,7 +107,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   typename M::Value carry = M::identity();
   for (long long q = 0; q < items; ++q) {
     const int stage = int(q % S);
-    (void)pipe.wait(stage, q / S);
+    (void)pipe.wait(bulk, stage, q / S);
     if (q % kTiles == 0)
       carry = M::identity();
     const Place p = place(q);
@@ -107,11 +115,25 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, int(min((long long)kTile, L - (long long)p.start)), x);
     TileScanState<M, I> s;
     tile_local_scan<M, P::kReverse, T, I>(x, s, storage, buffer);
-    // Past the tile's block barrier every thread has read the stage.
-    if (threadIdx.x == 0 && q + S < items)
-      issue(q + S);
+    // Past the tile's block barrier every thread has read this stage (and,
+    // when staged, stored the previous tile from its stage).
+    const long long refill = staged ? q - 1 + S : q + S;
+    if (threadIdx.x == 0 && refill < items && (!staged || q >= 1))
+      issue(refill);
     tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, no_heads, r);
     carry = M::combine(carry, s.total);
+    if constexpr (kCanStage) {
+      if (staged) {
+        Out v[I];
+#pragma unroll
+        for (int j = 0; j < I; ++j)
+          v[j] = Convert<Out>::store(r[j]);
+        pipe.stage_results(stage, int(threadIdx.x) * I, v);
+        __syncthreads();
+        pipe.store_staged(stage, out + p.o.out + p.start, int(min((long long)kTile, L - (long long)p.start)));
+        continue;
+      }
+    }
     const Index start = p.start + Index(threadIdx.x) * I;
     store_converted<P, I, 1>(out + p.o.out + start, Index(L) - start, r);
   }
@@ -121,13 +143,10 @@ template <class P, class Plan>
 __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *out_) {
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
-    if (aligned16(in) && (!P::kMask || aligned16(mask))) {
-      row_scan_pipelined<P, Plan>(in, mask, out);
-      return;
-    }
-  }
-  row_scan_direct<P, Plan>(in, mask, out);
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
+    row_scan_pipelined<P, Plan>(in, mask, out, aligned16(in) && (!P::kMask || aligned16(mask)));
+  else
+    row_scan_direct<P, Plan>(in, mask, out);
 }
 
 } // namespace scanjit

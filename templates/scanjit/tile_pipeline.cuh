@@ -5,8 +5,11 @@
 // its items from shared memory, and the scan's own block barrier tells
 // thread 0 that the stage has been read and may be refilled.
 //
-// Requires 16-byte aligned tile starts and sizes (the planner checks the
-// strides and lengths; the kernel checks the pointers at run time).
+// Bulk copies need 16-byte aligned tile starts and sizes: the planner checks
+// the strides and lengths, the kernel checks the pointers at run time and,
+// for unaligned ones, runs the same code with `bulk` false: the threads copy
+// each tile into its stage themselves when they wait for it (slower, but one
+// scan path to compile instead of two).
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
@@ -23,6 +26,10 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
   alignas(16) unsigned char mask[kStages][kMaskBytes];
   u64 full[kStages];
   long long item[kStages]; // the work item the stage holds (set by the issuer)
+  // Without bulk copies: where the threads copy a stage from when waiting.
+  const In *source_in[kStages];
+  const u8 *source_mask[kStages];
+  int elems[kStages];
 
   // Every thread; a block barrier must follow.
   __device__ __forceinline__ void init() {
@@ -36,11 +43,17 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
 
   // Thread 0: stage `s` receives `elems` elements from `src_in` (and the
   // mask from `src_mask`) for work item `work`.
-  __device__ __forceinline__ void issue(int s, long long work, const In *src_in, const u8 *src_mask,
-                                        int elems) {
+  __device__ __forceinline__ void issue(bool bulk, int s, long long work, const In *src_in, const u8 *src_mask,
+                                        int count) {
     item[s] = work;
-    const unsigned in_bytes = unsigned(elems) * unsigned(sizeof(In));
-    const unsigned mask_bytes = P::kMask ? unsigned(elems) : 0u;
+    if (!bulk) {
+      source_in[s] = src_in;
+      source_mask[s] = src_mask;
+      elems[s] = count;
+      return;
+    }
+    const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
+    const unsigned mask_bytes = P::kMask ? unsigned(count) : 0u;
     mbarrier_arrive_expect_tx(&full[s], in_bytes + mask_bytes);
     bulk_copy_to_shared(in[s], src_in, in_bytes, &full[s]);
     if (P::kMask)
@@ -48,15 +61,31 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
   }
 
   // Thread 0: stage `s` completes its phase with no data (no work left).
-  __device__ __forceinline__ void issue_end(int s) {
+  __device__ __forceinline__ void issue_end(bool bulk, int s) {
     item[s] = -1;
-    mbarrier_arrive(&full[s]);
+    if (bulk)
+      mbarrier_arrive(&full[s]);
   }
 
-  // Use number `use` (0, 1, 2, ...) of stage `s`: wait for its data.
-  __device__ __forceinline__ long long wait(int s, long long use) {
-    mbarrier_wait(&full[s], unsigned(use & 1));
-    return item[s];
+  // Use number `use` (0, 1, 2, ...) of stage `s`: wait for its data. Every
+  // thread calls it (without bulk copies it copies the stage, with barriers).
+  __device__ __forceinline__ long long wait(bool bulk, int s, long long use) {
+    if (bulk) {
+      mbarrier_wait(&full[s], unsigned(use & 1));
+      return item[s];
+    }
+    __syncthreads(); // the issuer's record is visible
+    const long long work = item[s];
+    if (work >= 0) {
+      const int n = elems[s];
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        reinterpret_cast<In *>(in[s])[i] = source_in[s][i];
+        if (P::kMask)
+          mask[s][i] = source_mask[s][i];
+      }
+    }
+    __syncthreads();
+    return work;
   }
 
   // This thread's kItems elements at `first` (of the stage), lifted to the
@@ -73,6 +102,33 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
       const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
       x[j] = use ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
     }
+  }
+
+  // Output staged in a stage that has been read: this thread's kItems
+  // results at `first`, then (after a block barrier) the whole tile stored
+  // with 16-byte accesses consecutive across the block, so every store
+  // instruction writes whole sectors (a thread's own run would take two
+  // stores per sector).
+  template <class Out, int kItems>
+  __device__ __forceinline__ void stage_results(int s, int first, const Out (&v)[kItems]) {
+    static_assert(sizeof(Out) <= sizeof(In), "the output tile must fit in the input stage");
+    typedef VectorAccess<Out, kItems> V;
+    typename V::Word w[V::kWords];
+    memcpy(w, v, sizeof(w));
+#pragma unroll
+    for (int i = 0; i < V::kWords; ++i)
+      reinterpret_cast<typename V::Word *>(reinterpret_cast<Out *>(in[s]) + first)[i] = w[i];
+  }
+  // `dst` 16-byte aligned; `count` elements.
+  template <class Out>
+  __device__ __forceinline__ void store_staged(int s, Out *dst, int count) const {
+    constexpr int kPerWord = 16 / int(sizeof(Out));
+    const Out *src = reinterpret_cast<const Out *>(in[s]);
+    const int words = count / kPerWord;
+    for (int c = threadIdx.x; c < words; c += blockDim.x)
+      __stcs(reinterpret_cast<uint4 *>(dst) + c, reinterpret_cast<const uint4 *>(src)[c]);
+    for (int i = words * kPerWord + threadIdx.x; i < count; i += blockDim.x)
+      dst[i] = src[i];
   }
 
 private:
