@@ -18,8 +18,9 @@ struct PlanTuning {
   int unroll = 0;   // scan steps loaded ahead (column)
   int stages = 0;   // most shared-memory stages (row, row_lookback; still within the budget)
   int rows = 0;     // rows per block (row)
+  int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
 
-  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows; }
+  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks; }
   std::string toString() const;
 };
 

@@ -129,7 +129,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.grid = rows * tilesPerRow;
     plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
     if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
-      plan.grid = std::min<int64_t>(plan.grid, policy::LookbackPolicy::kMaxBlocks);
+      plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
     return;
   }
   plan.family = KernelFamily::Row;

@@ -32,7 +32,7 @@ struct LookbackPolicy {
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items
   static constexpr int kMaxItems = 16;
   static constexpr int kPerLane = 8;          // window of 32 * 8 = 256 tiles
-  static constexpr long long kMaxBlocks = 1024; // blocks loop over tiles by ticket (pipelined plans)
+  static constexpr int kMaxBlocks = 1024;      // blocks loop over tiles by ticket (pipelined plans)
 };
 
 struct SegmentedPolicy {
