@@ -36,6 +36,7 @@ struct Plan {
   static constexpr long long kRowsPerChunk = {{rows_per_chunk}}LL;
   static constexpr int kLookbackPerLane = {{lookback_per_lane}};
   static constexpr int kStages = {{stages}};
+  static constexpr long long kSharedBytes = {{shared_bytes}}LL;
   static constexpr long long kWorkspaceBytes = {{workspace_bytes}}LL;
 };
 
@@ -148,6 +149,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
       {"workspace_bytes", std::to_string(plan.workspaceBytes)},
       {"stages", std::to_string(plan.stages)},
+      {"shared_bytes", std::to_string(plan.sharedBytes)},
   };
   return detail::fillPlaceholders(kInstantiation, values);
 }

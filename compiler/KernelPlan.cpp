@@ -38,7 +38,7 @@ std::string KernelPlan::toString() const {
      << " unroll=" << unroll << " rows_per_chunk=" << rowsPerChunk << " grid=" << grid
      << " index=" << (index64 ? 64 : 32);
   if (family == KernelFamily::Row || family == KernelFamily::RowLookback)
-    os << " stages=" << stages;
+    os << " stages=" << stages << " smem=" << sharedBytes;
   if (family == KernelFamily::RowLookback)
     os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
   os << " scan=";

@@ -79,10 +79,12 @@ int rowItems(const ScanSpec &spec) {
 
 int pick(int tuned, int policyChoice) { return tuned > 0 ? tuned : policyChoice; }
 
+int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan);
+
 // Stages for a row plan whose tiles can be bulk-copied: every tile start and
 // size a multiple of 16 bytes in the input and the mask (the kernel checks
 // the pointers themselves at run time). 0 when they cannot.
-int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
+int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, int budgetBytes) {
   const int64_t L = plan.geometry.scan.size;
   const int64_t inBytes = dtypeSize(spec.in);
   auto aligned = [&](int64_t elements, int64_t elemBytes) { return (elements * elemBytes) % 16 == 0; };
@@ -91,11 +93,22 @@ int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan 
   for (const GeometryDim &d : plan.geometry.lines)
     if (!aligned(d.in, inBytes) || (spec.mask && !aligned(d.mask, 1)))
       return 0;
-  const int64_t tile = int64_t(plan.threads) * plan.items;
-  const int64_t stageBytes = tile * inBytes + (spec.mask ? tile : 0);
   const int64_t stages = std::min<int64_t>(pick(tuning.stages, policy::StagePolicy::kMaxStages),
-                                           policy::StagePolicy::kBudgetBytes / stageBytes);
+                                           budgetBytes / stageBytes(spec, plan));
   return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
+}
+
+// Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh (the kernel
+// asserts its size fits): a stage holds a tile of input, later of output.
+int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
+  const int64_t tile = int64_t(plan.threads) * plan.items;
+  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile : 16);
+}
+
+// Stages, plus per stage an mbarrier, a work item and the record of where
+// threads copy it from without bulk copies; rounded up generously.
+int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
+  return plan.stages == 0 ? 0 : plan.stages * (stageBytes(spec, plan) + 48) + 256;
 }
 
 void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
@@ -125,7 +138,8 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.threads = lookbackThreads;
     plan.items = lookbackItems;
     plan.lookbackPerLane = pick(tuning.lookback, policy::LookbackPolicy::kPerLane);
-    plan.stages = bulkStages(spec, tuning, plan);
+    plan.stages = bulkStages(spec, tuning, plan, policy::StagePolicy::kLookbackBudgetBytes);
+    plan.sharedBytes = pipelineSharedBytes(spec, plan);
     plan.grid = rows * tilesPerRow;
     plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
     if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
@@ -139,7 +153,8 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   plan.threads = threadsNeeded >= rowThreads
                      ? rowThreads
                      : std::max<int>(policy::RowPolicy::kMinThreads, llvm::PowerOf2Ceil(threadsNeeded));
-  plan.stages = bulkStages(spec, tuning, plan);
+  plan.stages = bulkStages(spec, tuning, plan, policy::StagePolicy::kBudgetBytes);
+  plan.sharedBytes = pipelineSharedBytes(spec, plan);
   // Several rows per block keep a pipelined block's stages full across rows.
   plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, policy::StagePolicy::kRowsPerBlock) : 1;
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);

@@ -21,7 +21,8 @@ struct RowPolicy {
 struct StagePolicy {
   static constexpr int kMaxStages = 4;
   static constexpr int kMinStages = 2;
-  static constexpr int kBudgetBytes = 40 * 1024; // static shared memory per block for the stages
+  static constexpr int kBudgetBytes = 50 * 1024;         // dynamic shared memory per block (row): 3 stages of 16 KB
+  static constexpr int kLookbackBudgetBytes = 64 * 1024; // look-back: three 16 KB stages
   static constexpr int kRowsPerBlock = 1;        // row family: rows a pipelined block streams
 };
 

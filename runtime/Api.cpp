@@ -109,7 +109,8 @@ void launchEntry(const KernelEntry &e, void *out, const void *in, const void *ma
   }
   void *params[] = {&in, &mask, &out, &workspace};
   CUresult rc = api.cuLaunchKernel(fn, static_cast<unsigned>(e.plan.grid), 1, 1,
-                                   static_cast<unsigned>(e.plan.threads), 1, 1, 0,
+                                   static_cast<unsigned>(e.plan.threads), 1, 1,
+                                   static_cast<unsigned>(e.plan.sharedBytes),
                                    static_cast<CUstream>(stream), params, nullptr);
   if (rc != CUDA_SUCCESS)
     throwError(driverError(rc, "cuLaunchKernel(" + e.compiled.entry + ")"));

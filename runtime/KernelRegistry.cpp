@@ -31,6 +31,13 @@ llvm::Expected<CUfunction> KernelEntry::function(CUcontext ctx) const {
   CUfunction fn = nullptr;
   if (CUresult rc = api->cuModuleGetFunction(&fn, module, compiled.entry.c_str()); rc != CUDA_SUCCESS)
     return driverError(rc, "cuModuleGetFunction(" + compiled.entry + ")");
+  // Stages live in dynamic shared memory, which may exceed the 48 KB default.
+  if (plan.sharedBytes > 0)
+    if (CUresult rc = api->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                              int(plan.sharedBytes));
+        rc != CUDA_SUCCESS)
+      return driverError(rc, "cuFuncSetAttribute(" + compiled.entry + ", " +
+                                 std::to_string(plan.sharedBytes) + " bytes of dynamic shared memory)");
   loaded_.push_back({ctx, fn});
   return fn;
 }

@@ -137,13 +137,14 @@ template <class P, class Plan> struct LookbackShared {
   typename P::Acc prefix;
 };
 
-// Scans tile `id` whose lifted items are in `x`, chains it to the earlier
-// tiles and stores it. `tile_read` runs on thread 0 once every thread has
-// passed the tile's block barrier (its input has been read). The tile's
-// aggregate is published here unless `aggregate_published`.
+// Scans tile `id` whose lifted items are in `x` and chains it to the
+// earlier tiles: `r` receives this thread's results. `tile_read` runs on
+// thread 0 once every thread has passed the tile's block barrier (its input
+// has been read). The tile's aggregate is published here unless
+// `aggregate_published`.
 template <class P, class Plan, class TileRead>
 __device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePlace<P, Plan> &at,
-                                              typename P::Acc (&x)[Plan::kItems], typename P::Out *out,
+                                              typename P::Acc (&x)[Plan::kItems], typename P::Acc (&r)[Plan::kItems],
                                               LookbackWorkspace<typename P::Acc> &ws,
                                               LookbackShared<P, Plan> &sh, int &buffer, TileRead tile_read,
                                               bool aggregate_published = false) {
@@ -201,10 +202,7 @@ __device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePl
     }
   }
   __syncthreads();
-  Acc r[I];
   tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, sh.prefix, no_heads, r);
-  const Index start = at.start + Index(threadIdx.x) * I;
-  store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any
@@ -225,10 +223,11 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
       return;
     const LookbackTilePlace<P, Plan> at(id);
     const Index start = at.start + Index(threadIdx.x) * I;
-    typename P::Acc x[I];
+    typename P::Acc x[I], r[I];
     load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, Index(P::kLength) - start, x);
-    lookback_tile<P, Plan>(id, at, x, out, ws, sh, buffer,
+    lookback_tile<P, Plan>(id, at, x, r, ws, sh, buffer,
                            [&] { sh.id = (long long)atomicAdd(ws.counter, 1ULL); });
+    store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
   }
 }
 
@@ -237,13 +236,20 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 // its copy, so each block has kStages tiles in flight. Tickets are taken in
 // increasing order and a block scans its tiles in that order, so the oldest
 // unfinished tile always belongs to a running block that can finish it.
+// With three stages or more, results leave through the tile's stage as
+// whole-sector stores and the stage is refilled one tile later.
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
                                                         LookbackShared<P, Plan> &sh, long long tiles, bool bulk) {
+  typedef typename P::Index Index;
+  typedef typename P::Out Out;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
-  __shared__ TilePipeline<P, S, kTile> pipe;
+  TilePipeline<P, S, kTile> &pipe = dynamic_pipeline<TilePipeline<P, S, kTile>, Plan>();
+  constexpr bool kCanStage = S >= 3 && (P::kLength * sizeof(Out)) % 16 == 0 &&
+                             P::Lines::out_strides_multiple_of(16 / sizeof(Out));
+  const bool staged = kCanStage && aligned16(out);
   int buffer = 0;
   auto issue = [&](int stage) {
     const long long id = (long long)atomicAdd(ws.counter, 1ULL);
@@ -286,10 +292,33 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
         store_flagged(ws.aggregate + next, FlaggedValue<typename P::Acc>::of(total));
     }
     const LookbackTilePlace<P, Plan> at(id);
-    typename P::Acc x[I];
+    typename P::Acc x[I], r[I];
     pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, at.elems(), x);
-    lookback_tile<P, Plan>(id, at, x, out, ws, sh, buffer, [&] { issue(stage); }, published);
+    // Staged: the previous tile's stage has been stored by every thread.
+    lookback_tile<P, Plan>(
+        id, at, x, r, ws, sh, buffer,
+        [&] {
+          if (!staged)
+            issue(stage);
+          else if (q >= 1)
+            issue(int((q - 1) % S));
+        },
+        published);
     published = next >= 0;
+    if constexpr (kCanStage) {
+      if (staged) {
+        Out v[I];
+#pragma unroll
+        for (int j = 0; j < I; ++j)
+          v[j] = Convert<Out>::store(r[j]);
+        pipe.stage_results(stage, int(threadIdx.x) * I, v);
+        __syncthreads();
+        pipe.store_staged(stage, out + at.o.out + at.start, at.elems());
+        continue;
+      }
+    }
+    const Index start = at.start + Index(threadIdx.x) * I;
+    store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
   }
 }
 

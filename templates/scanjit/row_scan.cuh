@@ -71,7 +71,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   constexpr int kTile = T * I;
   constexpr long long kTiles = (L + kTile - 1) / kTile;
   constexpr long long kRows = P::Lines::kCount;
-  __shared__ TilePipeline<P, S, kTile> pipe;
+  TilePipeline<P, S, kTile> &pipe = dynamic_pipeline<TilePipeline<P, S, kTile>, Plan>();
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;
   const bool no_heads[I] = {};
@@ -95,8 +95,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     pipe.issue(bulk, int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start,
                int(min((long long)kTile, L - (long long)p.start)));
   };
-  constexpr bool kCanStage = S >= 3 && sizeof(Out) <= sizeof(typename P::In) &&
-                             (L * sizeof(Out)) % 16 == 0 &&
+  constexpr bool kCanStage = S >= 3 && (L * sizeof(Out)) % 16 == 0 &&
                              P::Lines::out_strides_multiple_of(16 / sizeof(Out));
   const bool staged = kCanStage && aligned16(out);
   pipe.init();

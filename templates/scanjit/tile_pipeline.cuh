@@ -19,7 +19,9 @@ namespace scanjit {
 
 template <class P, int kStages, int kTileElems> struct TilePipeline {
   typedef typename P::In In;
-  static constexpr int kInBytes = kTileElems * int(sizeof(In));
+  // A stage holds a tile's input, and later its output (staged stores).
+  static constexpr int kInBytes =
+      kTileElems * int(sizeof(In) > sizeof(typename P::Out) ? sizeof(In) : sizeof(typename P::Out));
   static constexpr int kMaskBytes = P::kMask ? kTileElems : 16;
 
   alignas(128) unsigned char in[kStages][kInBytes];
@@ -111,7 +113,7 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
   // stores per sector).
   template <class Out, int kItems>
   __device__ __forceinline__ void stage_results(int s, int first, const Out (&v)[kItems]) {
-    static_assert(sizeof(Out) <= sizeof(In), "the output tile must fit in the input stage");
+    static_assert(kTileElems * sizeof(Out) <= kInBytes, "the output tile must fit in its stage");
     typedef VectorAccess<Out, kItems> V;
     typename V::Word w[V::kWords];
     memcpy(w, v, sizeof(w));
@@ -143,5 +145,13 @@ private:
 };
 
 __device__ __forceinline__ bool aligned16(const void *p) { return (reinterpret_cast<u64>(p) & 15) == 0; }
+
+// The pipeline lives in dynamic shared memory (the host launches with
+// Plan::kSharedBytes and raises the kernel's limit above 48 KB).
+template <class Pipe, class Plan> __device__ __forceinline__ Pipe &dynamic_pipeline() {
+  static_assert(sizeof(Pipe) <= Plan::kSharedBytes, "the host launches with too little shared memory");
+  extern __shared__ __align__(128) unsigned char scanjit_dynamic_shared[];
+  return *reinterpret_cast<Pipe *>(scanjit_dynamic_shared);
+}
 
 } // namespace scanjit

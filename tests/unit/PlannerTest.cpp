@@ -34,7 +34,8 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.family, KernelFamily::RowLookback);
   EXPECT_EQ(p.threads, 512);
   EXPECT_EQ(p.items, 8);
-  EXPECT_EQ(p.stages, 2);   // 16 KB tiles streamed through shared memory
+  EXPECT_EQ(p.stages, 3);   // 16 KB tiles streamed through shared memory
+  EXPECT_GE(p.sharedBytes, 3 * 16384);
   EXPECT_EQ(p.grid, 1024);  // blocks take tiles by ticket
   EXPECT_EQ(p.lookbackPerLane, 8);
   const int64_t tiles = 8 * 16777216 / 4096;
@@ -171,8 +172,11 @@ TEST(PlanTuning, ReplacesThePolicyChoiceOfTheFamily) {
 TEST(Planner, RowTilesStreamThroughSharedMemoryWhenAligned) {
   KernelPlan seed = plan("sum f32[32768,32768] dim=1 mask");
   EXPECT_EQ(seed.family, KernelFamily::Row);
-  EXPECT_EQ(seed.stages, 4); // 8 KB input + 2 KB mask per stage, within 40 KB
-  EXPECT_EQ(plan("sum f16[8192,32768] dim=1 mask").stages, 3);
+  EXPECT_EQ(seed.stages, 4); // 8 KB input + 2 KB mask per stage, within 50 KB
+  EXPECT_GE(seed.sharedBytes, 4 * (8192 + 2048));
+  EXPECT_EQ(plan("sum f16[8192,32768] dim=1 mask").stages, 4);
+  EXPECT_EQ(plan("sum i32[8192,32768] dim=1").stages, 3); // stages hold the 8-byte outputs too
+  EXPECT_EQ(plan("sum f32[64,3001] dim=1").sharedBytes, 0);
   EXPECT_EQ(plan("sum f32[64,3001] dim=1").stages, 0); // rows not a multiple of 16 bytes
   EXPECT_EQ(plan("sum f32[64,3000] dim=1 mask").stages, 0); // mask rows of 3000 bytes
   EXPECT_EQ(plan("sum f32[64,3008] dim=1 mask").stages, 4);
