@@ -40,12 +40,17 @@ TEST(Layouts, PointersOffsetByOneElement) {
                         "max i32[40,50] dim=1 strides=[1,40]", "sum u8[64,3000] dim=1",
                         "prod bf16[1000,64] dim=0 reverse", "sum f32[1,100000] dim=1 mask"})
     expectCasePasses(s, offset);
+  // Staged plans: one unaligned pointer turns off bulk copies (input or
+  // mask) or staged stores (output) and nothing else.
   CaseOptions outOnly;
   outOnly.outOffset = 3;
-  expectCasePasses("sum f32[64,3000] dim=1", outOnly);
+  for (const char *s : {"sum f32[64,3000] dim=1", "sum f32[1,100000] dim=1 exclusive", "sum i32[16,4096] dim=1"})
+    expectCasePasses(s, outOnly);
   CaseOptions maskOnly;
   maskOnly.maskOffset = 5;
-  expectCasePasses("sum f32[64,3000] dim=1 mask", maskOnly);
+  for (const char *s : {"sum f32[64,3000] dim=1 mask", "sum f32[64,3008] dim=1 mask reverse",
+                        "sum f32[1,100000] dim=1 mask"})
+    expectCasePasses(s, maskOnly);
 }
 
 } // namespace
