@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# A/B on a GPU machine: the same benchmark cases timed with two or more build
+# folders (say main and a branch, built here and carried together), one table
+# row per (build, case).
+#
+#   scripts/compare-builds.sh "BUILD [BUILD...]" [scanjit_bench arguments]
+#   e.g. scripts/compare-builds.sh "build build-branch" --suite seeds
+set -uo pipefail
+cd "$(dirname "$0")/.."
+builds=$1; shift
+echo "| build | suite | spec | family | ms | GB/s | copy ms | ratio |"
+echo "|---|---|---|---|---|---|---|---|"
+for b in $builds; do
+  "$b/bench/scanjit_bench" "$@" 2>&1 | grep -E '^\| [a-z]+ \| `' | sed "s/^| /| $(basename "$b") | /"
+done
