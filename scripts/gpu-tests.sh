@@ -3,7 +3,7 @@
 # (binaries link NVRTC dynamically, LLVM Support and GoogleTest statically,
 # and open libcuda.so.1 themselves).
 #
-#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|torch|sanitize]...
+#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|cub|torch|sanitize]...
 #   (GPU_TEST_FILTER=<gtest filter>, GPU_TEST_TIMEOUT=<seconds> narrow the tests step;
 #    BENCH_ARGS=<scanjit_bench arguments> the bench step)
 #
@@ -49,6 +49,10 @@ fi
 if want bench; then
   # BENCH_ARGS, e.g. '--suite seeds' or '--spec "sum f32[8,16777216] dim=1"', narrows it.
   eval "\"$build/bench/scanjit_bench\" ${BENCH_ARGS:-} --json \"$logs/bench.json\"" 2>&1 | tee "$logs/bench.md" || status=1
+fi
+if want cub; then
+  # CUB's own scans on the seed and 1x1G, with their copy in the same run.
+  "$build/bench/scanjit_cub_baseline" 2>&1 | tee "$logs/cub.md" || status=1
 fi
 if want torch; then
   python3 bench/torch_reference.py 2>&1 | tee "$logs/torch.txt" || status=1
