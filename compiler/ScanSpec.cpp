@@ -43,13 +43,10 @@ int64_t ScanSpec::numel() const {
   return n;
 }
 
-std::string listText(llvm::ArrayRef<int64_t> values) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
+static void printList(llvm::raw_ostream &os, llvm::ArrayRef<int64_t> values) {
   os << '[';
   llvm::interleave(values, os, ",");
   os << ']';
-  return os.str();
 }
 
 std::string ScanSpec::toString() const {
@@ -57,23 +54,23 @@ std::string ScanSpec::toString() const {
   llvm::raw_string_ostream os(text);
   Dims dense = contiguousStrides(shape);
   os << opName(op) << ' ' << dtypeName(in);
-  os << listText(shape);
+  printList(os, shape);
   os << " dim=" << dim;
   if (llvm::makeArrayRef(inStrides) != llvm::makeArrayRef(dense)) {
     os << " strides=";
-    os << listText(inStrides);
+    printList(os, inStrides);
   }
   if (out != defaultOutputType(op, in))
     os << " out=" << dtypeName(out);
   if (llvm::makeArrayRef(outStrides) != llvm::makeArrayRef(dense)) {
     os << " out_strides=";
-    os << listText(outStrides);
+    printList(os, outStrides);
   }
   if (mask) {
     os << " mask";
     if (llvm::makeArrayRef(maskStrides) != llvm::makeArrayRef(dense)) {
       os << " mask_strides=";
-      os << listText(maskStrides);
+      printList(os, maskStrides);
     }
   }
   if (reverse)
