@@ -58,13 +58,26 @@ if want torch; then
   python3 bench/torch_reference.py 2>&1 | tee "$logs/torch.txt" || status=1
 fi
 if want sanitize; then
+  # A few GPU tests, then single kernels of each staged path (row, look-back,
+  # column, mask/reverse/exclusive, 2- and 8-byte types) run by the CLI.
   small='Api.PrepareOnceLaunchManyOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement'
-  for tool in memcheck racecheck; do
+  specs=("sum f32[3,40000] dim=1 mask reverse" "logsumexp f64[3,40000] dim=1 exclusive"
+         "sum f32[100003] dim=0" "sum f32[64,3008] dim=1 mask" "sum f16[256,32768] dim=1 exclusive"
+         "sum i32[16,4096] dim=1" "max f32[300,700] dim=0 reverse" "sum f32[40,64,30] dim=1")
+  for tool in memcheck racecheck synccheck; do
+    log="$logs/sanitize-$tool.log"
+    : > "$log"
+    bad=0
     compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/scanjit_gpu_tests" \
-      --gtest_filter="$small" --gtest_brief=1 > "$logs/sanitize-$tool.log" 2>&1
-    rc=$?
-    echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitize-$tool.log" | tail -1)"
-    [ $rc -eq 0 ] || status=1
+      --gtest_filter="$small" --gtest_brief=1 >> "$log" 2>&1 || bad=1
+    for spec in "${specs[@]}"; do
+      echo "== $spec" >> "$log"
+      compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tools/scanjit" run --iters=2 "$spec" \
+        >> "$log" 2>&1 || { bad=1; echo "   $tool failed on: $spec"; }
+    done
+    echo "compute-sanitizer $tool: $([ $bad -eq 0 ] && echo clean || echo ERRORS) over the tests and ${#specs[@]} specs;" \
+      "$(grep -cE 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards|SYNCCHECK SUMMARY: 0 errors|ERROR SUMMARY: 0' "$log") clean summaries"
+    [ $bad -eq 0 ] || status=1
   done
 fi
 exit $status
