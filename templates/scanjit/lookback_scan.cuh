@@ -311,9 +311,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
 #pragma unroll
         for (int j = 0; j < I; ++j)
           v[j] = Convert<Out>::store(r[j]);
-        pipe.stage_results(stage, int(threadIdx.x) * I, v);
-        __syncthreads();
-        pipe.store_staged(stage, out + at.o.out + at.start, at.elems());
+        pipe.store_through_stage(stage, out + at.o.out + at.start, at.elems(), v);
         continue;
       }
     }

@@ -127,9 +127,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
 #pragma unroll
         for (int j = 0; j < I; ++j)
           v[j] = Convert<Out>::store(r[j]);
-        pipe.stage_results(stage, int(threadIdx.x) * I, v);
-        __syncthreads();
-        pipe.store_staged(stage, out + p.o.out + p.start, int(min((long long)kTile, L - (long long)p.start)));
+        pipe.store_through_stage(stage, out + p.o.out + p.start, int(min((long long)kTile, L - (long long)p.start)), v);
         continue;
       }
     }
