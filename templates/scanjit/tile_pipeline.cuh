@@ -106,18 +106,31 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
     }
   }
 
+  // Results may leave through their stage when a stage can wait a tile for
+  // its refill (three or more) and output tiles start on 16-byte words (the
+  // caller checks the output pointer at run time).
+  static constexpr bool kCanStageOutput =
+      kStages >= 3 && (P::kLength * sizeof(typename P::Out)) % 16 == 0 &&
+      P::Lines::out_strides_multiple_of(16 / sizeof(typename P::Out));
+
   // Output through a stage that has been read: each warp writes its
-  // threads' results (a contiguous run of 32 x kItems elements) into the
-  // stage and stores the run back with 16-byte accesses consecutive across
-  // the warp, so every store instruction writes whole sectors (a thread's
-  // own run would take two stores per sector). Only the warp synchronizes.
-  // `dst` is the tile's first element (16-byte aligned), `count` the tile's
-  // elements.
-  template <class Out, int kItems>
-  __device__ __forceinline__ void store_through_stage(int s, Out *dst, int count, const Out (&v)[kItems]) {
+  // threads' results (a contiguous run of 32 x kItems elements), converted,
+  // into the stage and stores the run back with 16-byte accesses
+  // consecutive across the warp, so every store instruction writes whole
+  // sectors (a thread's own run would take two stores per sector). Only the
+  // warp synchronizes. `dst` is the tile's first element (16-byte aligned),
+  // `count` the tile's elements.
+  template <int kItems>
+  __device__ __forceinline__ void store_through_stage(int s, typename P::Out *dst, int count,
+                                                      const typename P::Acc (&r)[kItems]) {
+    typedef typename P::Out Out;
     static_assert(kTileElems * sizeof(Out) <= kInBytes, "the output tile must fit in its stage");
     typedef VectorAccess<Out, kItems> V;
     Out *staged = reinterpret_cast<Out *>(in[s]);
+    Out v[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      v[j] = Convert<Out>::store(r[j]);
     typename V::Word w[V::kWords];
     memcpy(w, v, sizeof(w));
 #pragma unroll
