@@ -67,6 +67,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       if (threadIdx.x == 0)
         mbarrier_arrive_expect_tx(&st.full[s], bytes * unsigned(count));
       __syncwarp();
+#pragma unroll 1
       for (int r = threadIdx.x; r < count; r += 32) {
         const Index row = first + Index(r);
         bulk_copy_to_shared(st.in[s] + r * Stages::kRowBytes, in + o.in + row * Index(Scan::kIn),
@@ -77,6 +78,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       }
       return;
     }
+#pragma unroll 1
     for (int i = threadIdx.x; i < count * panel_elems; i += T) {
       const int r = i / panel_elems, c = i % panel_elems;
       const Index row = first + Index(r);
