@@ -161,8 +161,6 @@ private:
   }
 };
 
-__device__ __forceinline__ bool aligned16(const void *p) { return (reinterpret_cast<u64>(p) & 15) == 0; }
-
 // The pipeline lives in dynamic shared memory (the host launches with
 // Plan::kSharedBytes and raises the kernel's limit above 48 KB).
 template <class Pipe, class Plan> __device__ __forceinline__ Pipe &dynamic_pipeline() {
