@@ -37,7 +37,7 @@ std::string KernelPlan::toString() const {
   os << " threads=" << threads << " items=" << items << " vector=" << vector
      << " unroll=" << unroll << " rows_per_chunk=" << rowsPerChunk << " grid=" << grid
      << " index=" << (index64 ? 64 : 32);
-  if (family == KernelFamily::Row || family == KernelFamily::RowLookback)
+  if (family == KernelFamily::Row || family == KernelFamily::RowLookback || family == KernelFamily::Column)
     os << " stages=" << stages << " smem=" << sharedBytes;
   if (family == KernelFamily::RowLookback)
     os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;

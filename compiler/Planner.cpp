@@ -177,6 +177,35 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
   return v;
 }
 
+// Few columns: a block per panel of threads x 1 columns of a line, rows
+// streamed through stages of rowsPerChunk rows when every row of a panel can
+// be bulk-copied (16-byte multiples; the kernel checks the pointers).
+// Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
+void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+  const ScanGeometry &g = plan.geometry;
+  const int64_t inBytes = dtypeSize(spec.in);
+  auto aligned = [&](int64_t elements, int64_t elemBytes) { return (elements * elemBytes) % 16 == 0; };
+  auto alignedDim = [&](const GeometryDim &d) {
+    return aligned(d.in, inBytes) && (!spec.mask || aligned(d.mask, 1));
+  };
+  if (!aligned(g.inner.size, inBytes) || (spec.mask && !aligned(g.inner.size, 1)) || !alignedDim(g.scan) ||
+      !std::all_of(g.lines.begin(), g.lines.end(), alignedDim))
+    return;
+  const int threads = pick(tuning.threads, policy::ColumnPolicy::kPipelineThreads);
+  const int64_t rowBytes = threads * inBytes, maskRowBytes = spec.mask ? threads : 16;
+  const int64_t rows = std::min<int64_t>(policy::ColumnPolicy::kMaxRowsPerStage,
+                                         policy::ColumnPolicy::kStageBytes / (rowBytes + maskRowBytes));
+  if (rows < 1)
+    return;
+  plan.threads = threads;
+  plan.vector = 1;
+  plan.unroll = 1;
+  plan.rowsPerChunk = rows;
+  plan.stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
+  plan.sharedBytes = plan.stages * (rows * (rowBytes + maskRowBytes) + 8) + 256;
+  plan.grid = g.numLines() * ceilDiv(g.inner.size, threads);
+}
+
 void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {
   plan.family = KernelFamily::Column;
   plan.geometry.inner = plan.geometry.lines[innerIndex];
@@ -185,7 +214,8 @@ void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan
   plan.vector = columnVector(spec, plan.geometry);
   plan.unroll = policy::ColumnPolicy::kUnroll;
   auto threadsFor = [&](int v) { return plan.geometry.numLines() * ceilDiv(plan.geometry.inner.size, v); };
-  if (threadsFor(plan.vector) < policy::ColumnPolicy::kMinThreads) {
+  const bool fewColumns = threadsFor(plan.vector) < policy::ColumnPolicy::kMinThreads;
+  if (fewColumns) {
     while (plan.vector > 1 && threadsFor(plan.vector) < policy::ColumnPolicy::kMinThreads)
       plan.vector /= 2;
     plan.unroll = std::max(1, std::min<int>(policy::ColumnPolicy::kDeepUnroll,
@@ -195,6 +225,8 @@ void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan
   plan.threads = pick(tuning.threads, plan.threads);
   const int64_t work = threadsFor(plan.vector);
   plan.grid = ceilDiv(work, plan.threads);
+  if (fewColumns)
+    planColumnStages(spec, tuning, plan);
 }
 
 void planStrided(KernelPlan &plan) {

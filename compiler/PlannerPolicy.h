@@ -52,6 +52,12 @@ struct ColumnPolicy {
   static constexpr long long kMinThreads = 131072;
   static constexpr int kDeepUnroll = 16;
   static constexpr int kMaxValuesInFlight = 16; // vector x unroll per thread
+  // Few columns on sm_90: panels of kPipelineThreads columns stream rows
+  // through shared-memory stages filled by bulk copies instead.
+  static constexpr int kPipelineThreads = 128;
+  static constexpr int kPipelineStages = 3;
+  static constexpr int kStageBytes = 32 * 1024;
+  static constexpr int kMaxRowsPerStage = 64;
 };
 
 struct StridedPolicy {

@@ -43,10 +43,13 @@ int64_t ScanSpec::numel() const {
   return n;
 }
 
-static void printList(llvm::raw_ostream &os, llvm::ArrayRef<int64_t> values) {
+std::string listText(llvm::ArrayRef<int64_t> values) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
   os << '[';
   llvm::interleave(values, os, ",");
   os << ']';
+  return os.str();
 }
 
 std::string ScanSpec::toString() const {
@@ -54,23 +57,23 @@ std::string ScanSpec::toString() const {
   llvm::raw_string_ostream os(text);
   Dims dense = contiguousStrides(shape);
   os << opName(op) << ' ' << dtypeName(in);
-  printList(os, shape);
+  os << listText(shape);
   os << " dim=" << dim;
   if (llvm::makeArrayRef(inStrides) != llvm::makeArrayRef(dense)) {
     os << " strides=";
-    printList(os, inStrides);
+    os << listText(inStrides);
   }
   if (out != defaultOutputType(op, in))
     os << " out=" << dtypeName(out);
   if (llvm::makeArrayRef(outStrides) != llvm::makeArrayRef(dense)) {
     os << " out_strides=";
-    printList(os, outStrides);
+    os << listText(outStrides);
   }
   if (mask) {
     os << " mask";
     if (llvm::makeArrayRef(maskStrides) != llvm::makeArrayRef(dense)) {
       os << " mask_strides=";
-      printList(os, maskStrides);
+      os << listText(maskStrides);
     }
   }
   if (reverse)

@@ -51,6 +51,9 @@ struct ScanSpec {
   friend bool operator!=(const ScanSpec &a, const ScanSpec &b) { return !(a == b); }
 };
 
+/// A dims list as the spec syntax writes it: "[4,1,8]".
+std::string listText(llvm::ArrayRef<int64_t> values);
+
 /// Row-major strides of `shape` in elements.
 Dims contiguousStrides(llvm::ArrayRef<int64_t> shape);
 

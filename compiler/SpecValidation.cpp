@@ -12,13 +12,6 @@ namespace {
 
 using detail::makeErrorF;
 
-std::string listText(llvm::ArrayRef<int64_t> values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    s += (i ? "," : "") + std::to_string(values[i]);
-  return s + "]";
-}
-
 llvm::Error checkStrides(Dims &strides, const Dims &shape, llvm::StringRef field) {
   if (strides.empty()) {
     strides = contiguousStrides(shape);

@@ -19,13 +19,6 @@ namespace {
 
 Dims dimsOf(const int64_t *values, int rank) { return Dims(values, values + rank); }
 
-std::string listText(llvm::ArrayRef<int64_t> v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 void checkRank(const TensorRef &t, const char *name) {
   if (t.rank < 0 || t.rank > kMaxRank)
     invalidArgument(llvm::formatv("{0} has rank {1}; expected 0..{2}", name, t.rank, kMaxRank));

@@ -27,6 +27,7 @@ KernelReport inspectKernel(const std::string &specText, const std::string &arch)
   report.spillStores = compiled.resources.spillStores;
   report.spillLoads = compiled.resources.spillLoads;
   report.sharedBytes = compiled.resources.sharedBytes;
+  report.dynamicSharedBytes = generated.plan.sharedBytes;
   report.compileMillis = compiled.compileMillis;
   return report;
 }

@@ -119,6 +119,7 @@ llvm::Error runInspectOrError() {
     llvm::outs() << "entry=" << compiled->entry << "\narch=" << target->name()
                  << "\nnvrtc=" << nvrtcVersion() << "\n"
                  << compiled->resources.toString()
+                 << "dynamic_shared_bytes=" << generated->plan.sharedBytes << "\n"
                  << llvm::formatv("compile_ms={0:f1}\n", compiled->compileMillis);
     break;
   case Emit::Sass: {

@@ -15,6 +15,8 @@
 
 namespace scanjit {
 
+__device__ __forceinline__ bool aligned16(const void *p) { return (reinterpret_cast<u64>(p) & 15) == 0; }
+
 __device__ __forceinline__ unsigned shared_address(const void *p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }

@@ -4,6 +4,7 @@
 // running values stay in registers and kUnroll steps are loaded before use.
 #pragma once
 
+#include "scanjit/column_pipeline.cuh"
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
 
@@ -53,6 +54,10 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
                 "the column family needs a contiguous inner dimension");
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
+    column_scan_pipelined<P, Plan>(in, mask, out, aligned16(in) && (!P::kMask || aligned16(mask)));
+    return;
+  }
 
   for (Index w = Index(blockIdx.x) * T + threadIdx.x; w < Index(kWork); w += Index(gridDim.x) * T) {
     const Index col = (w % Index(kGroups)) * V;

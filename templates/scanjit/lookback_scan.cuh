@@ -243,13 +243,11 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
                                                         LookbackShared<P, Plan> &sh, long long tiles, bool bulk) {
   typedef typename P::Index Index;
-  typedef typename P::Out Out;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
-  TilePipeline<P, S, kTile> &pipe = dynamic_pipeline<TilePipeline<P, S, kTile>, Plan>();
-  constexpr bool kCanStage = S >= 3 && (P::kLength * sizeof(Out)) % 16 == 0 &&
-                             P::Lines::out_strides_multiple_of(16 / sizeof(Out));
-  const bool staged = kCanStage && aligned16(out);
+  typedef TilePipeline<P, S, kTile> Pipe;
+  Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
+  const bool staged = Pipe::kCanStageOutput && aligned16(out);
   int buffer = 0;
   auto issue = [&](int stage) {
     const long long id = (long long)atomicAdd(ws.counter, 1ULL);
@@ -305,15 +303,9 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
         },
         published);
     published = next >= 0;
-    if constexpr (kCanStage) {
+    if constexpr (Pipe::kCanStageOutput) {
       if (staged) {
-        Out v[I];
-#pragma unroll
-        for (int j = 0; j < I; ++j)
-          v[j] = Convert<Out>::store(r[j]);
-        pipe.stage_results(stage, int(threadIdx.x) * I, v);
-        __syncthreads();
-        pipe.store_staged(stage, out + at.o.out + at.start, at.elems());
+        pipe.store_through_stage(stage, out + at.o.out + at.start, at.elems(), r);
         continue;
       }
     }

@@ -62,7 +62,6 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
 template <class P, class Plan>
 __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                    typename P::Out *out, bool bulk) {
-  typedef typename P::Out Out;
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef PlainMonoid<typename P::Op, Acc> M;
@@ -71,7 +70,8 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   constexpr int kTile = T * I;
   constexpr long long kTiles = (L + kTile - 1) / kTile;
   constexpr long long kRows = P::Lines::kCount;
-  TilePipeline<P, S, kTile> &pipe = dynamic_pipeline<TilePipeline<P, S, kTile>, Plan>();
+  typedef TilePipeline<P, S, kTile> Pipe;
+  Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;
   const bool no_heads[I] = {};
@@ -81,6 +81,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   struct Place {
     Offsets<Index> o;
     Index start; // the tile's first element in its row
+    int elems;   // the tile's elements (fewer for a row's last tile)
   };
   auto place = [&](long long q) {
     const long long k = q % kTiles;
@@ -88,16 +89,14 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     Place p;
     p.o = line_offsets<Index, typename P::Lines>(row);
     p.start = (P::kReverse ? Index(kTiles - 1 - k) : Index(k)) * Index(kTile);
+    p.elems = int(min((long long)kTile, L - (long long)p.start));
     return p;
   };
   auto issue = [&](long long q) {
     const Place p = place(q);
-    pipe.issue(bulk, int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start,
-               int(min((long long)kTile, L - (long long)p.start)));
+    pipe.issue(bulk, int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start, p.elems);
   };
-  constexpr bool kCanStage = S >= 3 && (L * sizeof(Out)) % 16 == 0 &&
-                             P::Lines::out_strides_multiple_of(16 / sizeof(Out));
-  const bool staged = kCanStage && aligned16(out);
+  const bool staged = Pipe::kCanStageOutput && aligned16(out);
   pipe.init();
   __syncthreads();
   if (threadIdx.x == 0)
@@ -111,7 +110,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
       carry = M::identity();
     const Place p = place(q);
     Acc x[I], r[I];
-    pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, int(min((long long)kTile, L - (long long)p.start)), x);
+    pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, p.elems, x);
     TileScanState<M, I> s;
     tile_local_scan<M, P::kReverse, T, I>(x, s, storage, buffer);
     // Past the tile's block barrier every thread has read this stage (and,
@@ -121,15 +120,9 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
       issue(refill);
     tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, no_heads, r);
     carry = M::combine(carry, s.total);
-    if constexpr (kCanStage) {
+    if constexpr (Pipe::kCanStageOutput) {
       if (staged) {
-        Out v[I];
-#pragma unroll
-        for (int j = 0; j < I; ++j)
-          v[j] = Convert<Out>::store(r[j]);
-        pipe.stage_results(stage, int(threadIdx.x) * I, v);
-        __syncthreads();
-        pipe.store_staged(stage, out + p.o.out + p.start, int(min((long long)kTile, L - (long long)p.start)));
+        pipe.store_through_stage(stage, out + p.o.out + p.start, p.elems, r);
         continue;
       }
     }

@@ -106,31 +106,48 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
     }
   }
 
-  // Output staged in a stage that has been read: this thread's kItems
-  // results at `first`, then (after a block barrier) the whole tile stored
-  // with 16-byte accesses consecutive across the block, so every store
-  // instruction writes whole sectors (a thread's own run would take two
-  // stores per sector).
-  template <class Out, int kItems>
-  __device__ __forceinline__ void stage_results(int s, int first, const Out (&v)[kItems]) {
+  // Results may leave through their stage when a stage can wait a tile for
+  // its refill (three or more) and output tiles start on 16-byte words (the
+  // caller checks the output pointer at run time).
+  static constexpr bool kCanStageOutput =
+      kStages >= 3 && (P::kLength * sizeof(typename P::Out)) % 16 == 0 &&
+      P::Lines::out_strides_multiple_of(16 / sizeof(typename P::Out));
+
+  // Output through a stage that has been read: each warp writes its
+  // threads' results (a contiguous run of 32 x kItems elements), converted,
+  // into the stage and stores the run back with 16-byte accesses
+  // consecutive across the warp, so every store instruction writes whole
+  // sectors (a thread's own run would take two stores per sector). Only the
+  // warp synchronizes. `dst` is the tile's first element (16-byte aligned),
+  // `count` the tile's elements.
+  template <int kItems>
+  __device__ __forceinline__ void store_through_stage(int s, typename P::Out *dst, int count,
+                                                      const typename P::Acc (&r)[kItems]) {
+    typedef typename P::Out Out;
     static_assert(kTileElems * sizeof(Out) <= kInBytes, "the output tile must fit in its stage");
     typedef VectorAccess<Out, kItems> V;
+    Out *staged = reinterpret_cast<Out *>(in[s]);
+    Out v[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      v[j] = Convert<Out>::store(r[j]);
     typename V::Word w[V::kWords];
     memcpy(w, v, sizeof(w));
 #pragma unroll
     for (int i = 0; i < V::kWords; ++i)
-      reinterpret_cast<typename V::Word *>(reinterpret_cast<Out *>(in[s]) + first)[i] = w[i];
-  }
-  // `dst` 16-byte aligned; `count` elements.
-  template <class Out>
-  __device__ __forceinline__ void store_staged(int s, Out *dst, int count) const {
+      reinterpret_cast<typename V::Word *>(staged + threadIdx.x * kItems)[i] = w[i];
+    __syncwarp();
     constexpr int kPerWord = 16 / int(sizeof(Out));
-    const Out *src = reinterpret_cast<const Out *>(in[s]);
-    const int words = count / kPerWord;
-    for (int c = threadIdx.x; c < words; c += blockDim.x)
-      __stcs(reinterpret_cast<uint4 *>(dst) + c, reinterpret_cast<const uint4 *>(src)[c]);
-    for (int i = words * kPerWord + threadIdx.x; i < count; i += blockDim.x)
-      dst[i] = src[i];
+    const int lane = threadIdx.x & 31;
+    const int first = (threadIdx.x & ~31) * kItems; // the warp's run
+    const int n = min(32 * kItems, count - first);
+    const int words = n > 0 ? n / kPerWord : 0;
+#pragma unroll 1
+    for (int c = lane; c < words; c += 32)
+      __stcs(reinterpret_cast<uint4 *>(dst + first) + c, reinterpret_cast<const uint4 *>(staged + first)[c]);
+#pragma unroll 1
+    for (int i = words * kPerWord + lane; i < n; i += 32)
+      dst[first + i] = staged[first + i];
   }
 
 private:
@@ -143,8 +160,6 @@ private:
     memcpy(v, w, sizeof(w));
   }
 };
-
-__device__ __forceinline__ bool aligned16(const void *p) { return (reinterpret_cast<u64>(p) & 15) == 0; }
 
 // The pipeline lives in dynamic shared memory (the host launches with
 // Plan::kSharedBytes and raises the kernel's limit above 48 KB).

@@ -68,12 +68,21 @@ TEST(Planner, ScanningTheOuterDimUsesColumns) {
   EXPECT_EQ(p.family, KernelFamily::Column);
   EXPECT_EQ(p.geometry.inner.size, 32768);
   EXPECT_TRUE(p.geometry.lines.empty());
-  // 32768 columns cannot fill the GPU four to a thread: one each, 16 steps ahead.
+  // 32768 columns cannot fill the GPU four to a thread: one each, in panels
+  // of 128 columns whose rows stream through three 32 KB stages.
   EXPECT_EQ(p.vector, 1);
-  EXPECT_EQ(p.unroll, 16);
+  EXPECT_EQ(p.threads, 128);
+  EXPECT_EQ(p.stages, 3);
+  EXPECT_EQ(p.rowsPerChunk, 32768 / (512 + 16));
+  EXPECT_EQ(p.grid, 32768 / 128);
   KernelPlan wide = plan("sum f32[512,64,4096] dim=1");
   EXPECT_EQ(wide.vector, 4);
   EXPECT_EQ(wide.unroll, 4);
+  EXPECT_EQ(wide.stages, 0); // enough columns: loads to registers
+  // Rows that are not 16-byte multiples cannot be bulk-copied.
+  KernelPlan odd = plan("sum f32[1000,1001] dim=0");
+  EXPECT_EQ(odd.stages, 0);
+  EXPECT_EQ(odd.unroll, 16);
 }
 
 TEST(Planner, MiddleDimOf3dMergesNothingAcrossTheScan) {

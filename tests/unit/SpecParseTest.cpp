@@ -96,3 +96,9 @@ TEST(SpecParse, ValidateFillsStridesForSpecsBuiltInCode) {
   EXPECT_EQ(s.inStrides, (Dims{6, 1}));
   EXPECT_EQ(s.maskStrides, (Dims{6, 1}));
 }
+
+TEST(SpecText, ListTextIsTheSpecSyntaxForDims) {
+  EXPECT_EQ(listText({}), "[]");
+  EXPECT_EQ(listText({7}), "[7]");
+  EXPECT_EQ(listText({4, 1, -8}), "[4,1,-8]");
+}

@@ -15,7 +15,8 @@ struct KernelReport {
   bool resourcesReported = false; // the counts below came from ptxas's report
   int registers = 0;
   int spillStores = 0, spillLoads = 0; // bytes
-  int sharedBytes = 0;
+  int sharedBytes = 0;            // static, as ptxas reports it
+  long long dynamicSharedBytes = 0; // launched with (the plan's stages)
   double compileMillis = 0;
 };
 

@@ -1,0 +1,149 @@
+// Column family through shared-memory stages (sm_90): a block owns a panel
+// of kPanel = threads x vector contiguous columns of one line and walks the
+// scan through stages of Plan::kRowsPerChunk rows, each row of the panel one bulk copy
+// (issued by the lanes of warp 0, counted on one mbarrier). Threads read
+// their columns from the stage, carry in registers, and store each row's
+// results coalesced across the block. Deep stages put many bytes in flight
+// even when there are few columns (dim=0 of a square matrix).
+#pragma once
+
+#include "scanjit/bulk_copy.cuh"
+#include "scanjit/element_io.cuh"
+#include "scanjit/geometry.cuh"
+
+namespace scanjit {
+
+template <class P, int kStages, int kRows, int kPanel> struct ColumnStages {
+  typedef typename P::In In;
+  static constexpr int kRowBytes = kPanel * int(sizeof(In));
+  static constexpr int kMaskRowBytes = P::kMask ? kPanel : 16;
+  alignas(128) unsigned char in[kStages][kRows * kRowBytes];
+  alignas(16) unsigned char mask[kStages][kRows * kMaskRowBytes];
+  u64 full[kStages];
+};
+
+template <class P, class Plan>
+__device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, const u8 *mask,
+                                                      typename P::Out *out, bool bulk) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef typename P::In In;
+  typedef typename P::Scan Scan;
+  constexpr int T = Plan::kThreads, V = Plan::kVector, S = Plan::kStages, R = int(Plan::kRowsPerChunk);
+  constexpr int kPanel = T * V;
+  constexpr long long L = P::kLength;
+  constexpr long long C = P::Inner::kSize;
+  constexpr long long kPanels = (C + kPanel - 1) / kPanel;
+  constexpr long long kChunks = (L + R - 1) / R; // stages' worth of rows along the scan
+  typedef ColumnStages<P, S, R, kPanel> Stages;
+  static_assert(sizeof(Stages) <= Plan::kSharedBytes, "the host launches with too little shared memory");
+  extern __shared__ __align__(128) unsigned char scanjit_dynamic_shared[];
+  Stages &st = *reinterpret_cast<Stages *>(scanjit_dynamic_shared);
+
+  const Index line = Index(blockIdx.x / kPanels);
+  const Index col0 = Index(blockIdx.x % kPanels) * kPanel;
+  Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
+  o.in += col0;
+  o.out += col0;
+  o.mask += col0;
+  const int panel_elems = int(min((long long)kPanel, C - (long long)col0));
+
+  // Chunk k (in scan order) covers rows [first, first + count) in memory order.
+  auto chunk_rows = [&](long long k, Index &first, int &count) {
+    const long long lo = k * R;
+    count = int(min((long long)R, L - lo));
+    first = P::kReverse ? Index(L - lo - count) : Index(lo);
+  };
+  // Warp 0 fills stage `s` with chunk k: one bulk copy per row. Without bulk
+  // copies (unaligned pointers) every thread copies its share instead.
+  auto fill = [&](int s, long long k) {
+    Index first;
+    int count;
+    chunk_rows(k, first, count);
+    if (bulk) {
+      if (threadIdx.x >= 32)
+        return;
+      const unsigned bytes = unsigned(panel_elems) * unsigned(sizeof(In) + (P::kMask ? 1 : 0));
+      if (threadIdx.x == 0)
+        mbarrier_arrive_expect_tx(&st.full[s], bytes * unsigned(count));
+      __syncwarp();
+#pragma unroll 1
+      for (int r = threadIdx.x; r < count; r += 32) {
+        const Index row = first + Index(r);
+        bulk_copy_to_shared(st.in[s] + r * Stages::kRowBytes, in + o.in + row * Index(Scan::kIn),
+                            unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
+        if (P::kMask)
+          bulk_copy_to_shared(st.mask[s] + r * Stages::kMaskRowBytes, mask + o.mask + row * Index(Scan::kMask),
+                              unsigned(panel_elems), &st.full[s]);
+      }
+      return;
+    }
+#pragma unroll 1
+    for (int i = threadIdx.x; i < count * panel_elems; i += T) {
+      const int r = i / panel_elems, c = i % panel_elems;
+      const Index row = first + Index(r);
+      reinterpret_cast<In *>(st.in[s] + r * Stages::kRowBytes)[c] = in[o.in + row * Index(Scan::kIn) + c];
+      if (P::kMask)
+        st.mask[s][r * Stages::kMaskRowBytes + c] = mask[o.mask + row * Index(Scan::kMask) + c];
+    }
+  };
+
+  if (threadIdx.x == 0)
+    for (int s = 0; s < S; ++s)
+      mbarrier_init(&st.full[s]);
+  if (threadIdx.x == 0)
+    mbarrier_init_fence();
+  __syncthreads();
+  if (bulk)
+    for (long long k = 0; k < S && k < kChunks; ++k)
+      fill(int(k), k);
+
+  const int my = int(threadIdx.x) * V; // this thread's first column in the panel
+  const Index valid = Index(panel_elems - my);
+  Acc carry[V];
+#pragma unroll
+  for (int v = 0; v < V; ++v)
+    carry[v] = P::Op::identity();
+  for (long long k = 0; k < kChunks; ++k) {
+    const int s = int(k % S);
+    if (bulk) {
+      mbarrier_wait(&st.full[s], unsigned((k / S) & 1));
+    } else {
+      fill(s, k);
+      __syncthreads();
+    }
+    Index first;
+    int count;
+    chunk_rows(k, first, count);
+    for (int i = 0; i < count; ++i) {
+      const int r = P::kReverse ? count - 1 - i : i; // row within the stage, in scan order
+      const Index row = first + Index(r);
+      Acc x[V], res[V];
+      if (valid > 0) {
+        const In *src = reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes) + my;
+        In raw[V];
+        u8 keep[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          raw[v] = src[v];
+          keep[v] = P::kMask ? st.mask[s][r * Stages::kMaskRowBytes + my + v] : u8(1);
+        }
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          const bool use = v < valid && keep[v] != 0;
+          x[v] = use ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
+          const Acc before = carry[v];
+          carry[v] = P::Op::combine(carry[v], x[v]);
+          res[v] = P::kExclusive ? before : carry[v];
+        }
+        store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
+      }
+    }
+    // Every thread has read stage s: refill it with the chunk S ahead.
+    __syncthreads();
+    if (bulk && k + S < kChunks)
+      fill(s, k + S);
+  }
+}
+
+} // namespace scanjit
