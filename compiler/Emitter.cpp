@@ -50,8 +50,9 @@ static_assert(Plan::kWorkspaceBytes == 0 ||
               "the host zeroes exactly the workspace the kernel uses");
 } // namespace
 
-// Min one block per SM: without it ptxas spills to chase occupancy.
-extern "C" __global__ void __launch_bounds__({{threads}}, 1)
+// The plan's blocks per SM (usually one: a higher floor makes ptxas spill
+// to chase occupancy; the planner asks for more only where registers allow).
+extern "C" __global__ void __launch_bounds__({{threads}}, {{min_blocks}})
 {{entry}}(const void *__restrict__ in, const unsigned char *__restrict__ mask, void *__restrict__ out,
         void *__restrict__ workspace) {
   {{family_call}};
@@ -149,6 +150,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
       {"workspace_bytes", std::to_string(plan.workspaceBytes)},
       {"stages", std::to_string(plan.stages)},
+      {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},
   };
   return detail::fillPlaceholders(kInstantiation, values);

@@ -37,6 +37,8 @@ std::string KernelPlan::toString() const {
   os << " threads=" << threads << " items=" << items << " vector=" << vector
      << " unroll=" << unroll << " rows_per_chunk=" << rowsPerChunk << " grid=" << grid
      << " index=" << (index64 ? 64 : 32);
+  if (minBlocksPerSm > 1)
+    os << " min_blocks=" << minBlocksPerSm;
   if (family == KernelFamily::Row || family == KernelFamily::RowLookback || family == KernelFamily::Column)
     os << " stages=" << stages << " smem=" << sharedBytes;
   if (family == KernelFamily::RowLookback)

@@ -53,6 +53,7 @@ struct KernelPlan {
   int lookbackPerLane = 0;  // look-back window = 32 * this many tiles (row_lookback)
   int stages = 0;           // shared-memory stages filled by bulk copies; 0: loads to registers (row, row_lookback)
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)
+  int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback)
   bool index64 = false;     // 64-bit index arithmetic needed
   std::string entry;        // the kernel's extern "C" name

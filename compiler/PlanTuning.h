@@ -19,8 +19,9 @@ struct PlanTuning {
   int stages = 0;   // most shared-memory stages (row, row_lookback; still within the budget)
   int rows = 0;     // rows per block (row)
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
+  int occupancy = 0; // blocks per SM the registers must allow (row_lookback)
 
-  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks; }
+  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy; }
   std::string toString() const;
 };
 

@@ -84,7 +84,8 @@ int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan);
 // Stages for a row plan whose tiles can be bulk-copied: every tile start and
 // size a multiple of 16 bytes in the input and the mask (the kernel checks
 // the pointers themselves at run time). 0 when they cannot.
-int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, int budgetBytes) {
+int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, int maxStages,
+               int budgetBytes) {
   const int64_t L = plan.geometry.scan.size;
   const int64_t inBytes = dtypeSize(spec.in);
   auto aligned = [&](int64_t elements, int64_t elemBytes) { return (elements * elemBytes) % 16 == 0; };
@@ -93,7 +94,7 @@ int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan 
   for (const GeometryDim &d : plan.geometry.lines)
     if (!aligned(d.in, inBytes) || (spec.mask && !aligned(d.mask, 1)))
       return 0;
-  const int64_t stages = std::min<int64_t>(pick(tuning.stages, policy::StagePolicy::kMaxStages),
+  const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages),
                                            budgetBytes / stageBytes(spec, plan));
   return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
 }
@@ -138,7 +139,14 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.threads = lookbackThreads;
     plan.items = lookbackItems;
     plan.lookbackPerLane = pick(tuning.lookback, policy::LookbackPolicy::kPerLane);
-    plan.stages = bulkStages(spec, tuning, plan, policy::StagePolicy::kLookbackBudgetBytes);
+    // Two blocks of 512 threads leave 64 registers a thread: enough for a
+    // 32-byte register tile (f32 x 8), and two blocks overlap better.
+    const int accBytes = dtypeSize(accumulatorType(spec.in));
+    const bool smallTile = accBytes == 4 && plan.items * accBytes <= 32;
+    const int fit = std::max(1, std::min(policy::LookbackPolicy::kMinBlocksPerSm, 1024 / plan.threads));
+    plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : 1);
+    plan.stages = bulkStages(spec, tuning, plan, policy::LookbackPolicy::kStages,
+                             policy::StagePolicy::kLookbackBudgetBytes);
     plan.sharedBytes = pipelineSharedBytes(spec, plan);
     plan.grid = rows * tilesPerRow;
     plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
@@ -148,12 +156,23 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   }
   plan.family = KernelFamily::Row;
   plan.items = pick(tuning.items, plan.items);
-  const int rowThreads = pick(tuning.threads, policy::RowPolicy::kThreads);
   const int64_t threadsNeeded = ceilDiv(L, plan.items);
-  plan.threads = threadsNeeded >= rowThreads
-                     ? rowThreads
-                     : std::max<int>(policy::RowPolicy::kMinThreads, llvm::PowerOf2Ceil(threadsNeeded));
-  plan.stages = bulkStages(spec, tuning, plan, policy::StagePolicy::kBudgetBytes);
+  auto blockFor = [&](int rowThreads) {
+    return threadsNeeded >= rowThreads
+               ? rowThreads
+               : std::max<int>(policy::RowPolicy::kMinThreads, llvm::PowerOf2Ceil(threadsNeeded));
+  };
+  plan.threads = blockFor(pick(tuning.threads, policy::RowPolicy::kThreads));
+  // Ops whose combine costs more instructions than an add need the warps of
+  // more blocks per SM more than they need deeper stages.
+  const bool cheapCombine = spec.op == ScanOp::Sum || spec.op == ScanOp::Prod;
+  const int maxStages = cheapCombine ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
+  plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
+  if (plan.stages > 0 && !tuning.threads) {
+    // Pipelined rows do better with smaller blocks: more of them per SM.
+    plan.threads = blockFor(policy::StagePolicy::kRowThreads);
+    plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
+  }
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   // Several rows per block keep a pipelined block's stages full across rows.
   plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, policy::StagePolicy::kRowsPerBlock) : 1;

@@ -19,10 +19,12 @@ struct RowPolicy {
 // Row tiles streamed through shared memory by bulk copies (sm_90 kernels;
 // older targets ignore it and load to registers).
 struct StagePolicy {
-  static constexpr int kMaxStages = 4;
+  static constexpr int kMaxStages = 8;          // row sum/prod: more small stages beat fewer large ones (H200 sweep)
+  static constexpr int kMaxStagesCostlyOps = 4; // max/min/logsumexp: more blocks per SM beat deeper stages
   static constexpr int kMinStages = 2;
-  static constexpr int kBudgetBytes = 50 * 1024;         // dynamic shared memory per block (row): 3 stages of 16 KB
-  static constexpr int kLookbackBudgetBytes = 64 * 1024; // look-back: three 16 KB stages
+  static constexpr int kBudgetBytes = 50 * 1024;         // dynamic shared memory per block (row): 4 KB stages of f32, 16 KB of i32->i64
+  static constexpr int kLookbackBudgetBytes = 84 * 1024; // look-back: room for four 16 KB stages with their mask
+  static constexpr int kRowThreads = 128;       // row family when pipelined (tuned on H200: BENCHMARKS.md)
   static constexpr int kRowsPerBlock = 1;        // row family: rows a pipelined block streams
 };
 
@@ -32,7 +34,9 @@ struct LookbackPolicy {
   static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items
   static constexpr int kMaxItems = 16;
+  static constexpr int kStages = 3;           // three 16 KB stages (four were slower on H200)
   static constexpr int kPerLane = 8;          // window of 32 * 8 = 256 tiles
+  static constexpr int kMinBlocksPerSm = 2;   // 32-byte register tiles: registers capped at 64 for 512 threads
   static constexpr int kMaxBlocks = 1024;      // blocks loop over tiles by ticket (pipelined plans)
 };
 

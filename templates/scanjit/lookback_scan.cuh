@@ -48,6 +48,13 @@ template <class Acc> struct FlaggedValue {
     memcpy(&v, bits, sizeof(Acc));
     return v;
   }
+  static __device__ __forceinline__ FlaggedValue none() {
+    FlaggedValue f;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      f.word[i] = 0;
+    return f;
+  }
   static __device__ __forceinline__ FlaggedValue of(Acc v) {
     unsigned bits[kWords];
     memcpy(bits, &v, sizeof(Acc));
@@ -137,56 +144,61 @@ template <class P, class Plan> struct LookbackShared {
   typename P::Acc prefix;
 };
 
-// Scans tile `id` whose lifted items are in `x` and chains it to the
-// earlier tiles: `r` receives this thread's results. `tile_read` runs on
-// thread 0 once every thread has passed the tile's block barrier (its input
-// has been read). The tile's aggregate is published here unless
-// `aggregate_published`.
-template <class P, class Plan, class TileRead>
-__device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePlace<P, Plan> &at,
-                                              typename P::Acc (&x)[Plan::kItems], typename P::Acc (&r)[Plan::kItems],
-                                              LookbackWorkspace<typename P::Acc> &ws,
-                                              LookbackShared<P, Plan> &sh, int &buffer, TileRead tile_read,
-                                              bool aggregate_published = false) {
-  typedef typename P::Index Index;
-  typedef typename P::Acc Acc;
-  typedef typename LookbackShared<P, Plan>::M M;
+// Warp 0's view of the window of tile `id`: lane `lane` combines window
+// tiles first .. first+K-1 in order (those of the tile's row before the
+// tile: k in [k_begin, k_end)); lane 0 also reads the base, whose inclusive
+// prefix starts the tile's. load() issues every load of a round before any
+// is checked, so a round costs one memory latency, and a caller may do other
+// work between load() and prefix().
+template <class M, int K> struct LookbackWindow {
+  typedef typename M::Value Acc;
   typedef FlaggedValue<Acc> Flagged;
-  constexpr int T = Plan::kThreads, I = Plan::kItems, K = Plan::kLookbackPerLane;
-  constexpr long long W = 32LL * K; // the fixed window, in tiles
-  const bool no_heads[I] = {};
-  TileScanState<M, I> s;
-  tile_local_scan<M, P::kReverse, T, I>(x, s, sh.storage, buffer);
-  if (threadIdx.x == 0)
-    tile_read();
+  static constexpr long long W = 32LL * K; // the fixed window, in tiles
+  const Flagged *window;
+  const Flagged *base; // null when the tile's row starts inside the window
+  int k_begin, k_end;
+  Flagged seen[K], base_value;
 
-  if (threadIdx.x < 32) {
-    const int lane = threadIdx.x;
-    if (lane == 0 && !aggregate_published)
-      store_flagged(ws.aggregate + id, Flagged::of(s.total));
-    const long long base = id - W; // its inclusive prefix starts ours
-    const bool has_base = base >= at.row_first;
-    // Lane `lane` combines window tiles first .. first+K-1 in order (those
-    // of this row before this tile: k in [k_begin, k_end)); lane 0 also
-    // waits for the base. All loads of a round are issued before any is
-    // checked, so a round costs one memory latency.
-    const long long first = base + 1 + (long long)lane * K;
-    const Flagged *window = ws.aggregate + first;
-    const int k_begin = int(max(0LL, min((long long)K, at.row_first - first)));
-    const int k_end = int(max(0LL, min((long long)K, id - first)));
-    Flagged seen[K], base_value;
-    bool waiting = true;
-    while (waiting) {
+  __device__ __forceinline__ LookbackWindow(const LookbackWorkspace<Acc> &ws, long long id, long long row_first,
+                                            int lane) {
+    const long long base_id = id - W;
+    const long long first = base_id + 1 + (long long)lane * K;
+    window = ws.aggregate + first;
+    base = lane == 0 && base_id >= row_first ? ws.inclusive + base_id : nullptr;
+    k_begin = int(max(0LL, min((long long)K, row_first - first)));
+    k_end = int(max(0LL, min((long long)K, id - first)));
 #pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (k >= k_begin && k < k_end)
-          seen[k] = load_flagged(window + k);
-      if (lane == 0 && has_base)
-        base_value = load_flagged(ws.inclusive + base);
-      waiting = lane == 0 && has_base && !base_value.ready();
+    for (int k = 0; k < K; ++k)
+      seen[k] = Flagged::none();
+    base_value = Flagged::none();
+  }
+
+  // Loads what is not yet seen ready: a round of polling re-reads only the
+  // late values, so waiting blocks add little L2 traffic.
+  __device__ __forceinline__ void load() {
 #pragma unroll
-      for (int k = 0; k < K; ++k)
-        waiting = waiting || (k >= k_begin && k < k_end && !seen[k].ready());
+    for (int k = 0; k < K; ++k)
+      if (k >= k_begin && k < k_end && !seen[k].ready())
+        seen[k] = load_flagged(window + k);
+    if (base && !base_value.ready())
+      base_value = load_flagged(base);
+  }
+
+  __device__ __forceinline__ bool ready() const {
+    bool ok = !base || base_value.ready();
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      ok = ok && (k < k_begin || k >= k_end || seen[k].ready());
+    return ok;
+  }
+
+  // Every lane of warp 0, after load(): polls until the window is complete
+  // and returns the tile's prefix on lane 0 (the combination of everything
+  // before the tile in its row).
+  __device__ __forceinline__ Acc prefix(int lane) {
+    while (!ready()) {
+      __nanosleep(32);
+      load();
     }
     Acc part = M::identity();
 #pragma unroll
@@ -195,14 +207,40 @@ __device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePl
         part = M::combine(part, seen[k].value());
     Acc window_total;
     (void)warp_exclusive_scan<M, false>(part, lane, window_total);
+    return base ? M::combine(base_value.value(), window_total) : window_total;
+  }
+};
+
+// Scans tile `id` whose lifted items are in `x` and chains it to the
+// earlier tiles: `r` receives this thread's results. `tile_read` runs on
+// thread 0 once every thread has passed the tile's block barrier (its input
+// has been read).
+template <class P, class Plan, class TileRead>
+__device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePlace<P, Plan> &at,
+                                              typename P::Acc (&x)[Plan::kItems], typename P::Acc (&r)[Plan::kItems],
+                                              LookbackWorkspace<typename P::Acc> &ws,
+                                              LookbackShared<P, Plan> &sh, int &buffer, TileRead tile_read) {
+  typedef typename LookbackShared<P, Plan>::M M;
+  constexpr int T = Plan::kThreads, I = Plan::kItems;
+  const bool no_heads[I] = {};
+  TileScanState<M, I> s;
+  tile_local_scan<M, P::kReverse, T, I>(x, s, sh.storage, buffer);
+  if (threadIdx.x == 0)
+    tile_read();
+  if (threadIdx.x < 32) {
+    const int lane = threadIdx.x;
+    if (lane == 0)
+      store_flagged(ws.aggregate + id, FlaggedValue<typename P::Acc>::of(s.total));
+    LookbackWindow<M, Plan::kLookbackPerLane> window(ws, id, at.row_first, lane);
+    window.load();
+    const typename P::Acc prefix = window.prefix(lane);
     if (lane == 0) {
-      const Acc prefix = has_base ? M::combine(base_value.value(), window_total) : window_total;
-      store_flagged(ws.inclusive + id, Flagged::of(M::combine(prefix, s.total)));
+      store_flagged(ws.inclusive + id, FlaggedValue<typename P::Acc>::of(M::combine(prefix, s.total)));
       sh.prefix = prefix;
     }
   }
   __syncthreads();
-  tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, sh.prefix, no_heads, r);
+  tile_results<M, typename P::Acc, P::kReverse, P::kExclusive, I>(s, sh.prefix, no_heads, r);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any
@@ -233,21 +271,35 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 
 // Tiles in ticket order through a ring of shared-memory stages filled by
 // the bulk copy engine: thread 0 takes a ticket for a stage when it issues
-// its copy, so each block has kStages tiles in flight. Tickets are taken in
+// its copy, so each block has several tiles in flight. Tickets are taken in
 // increasing order and a block scans its tiles in that order, so the oldest
 // unfinished tile always belongs to a running block that can finish it.
+//
+// A tile's look-back is finished one tile late: the block scans tile b and
+// publishes its aggregate, and only then completes tile a, the one before
+// it, whose window loads were issued before b's scan. The loads' latency
+// overlaps b's scan, and a's predecessors (taken by other blocks at about
+// the time a was) have had a whole tile's time to publish their aggregates,
+// so the first round of loads nearly always finds them.
+//
 // With three stages or more, results leave through the tile's stage as
-// whole-sector stores and the stage is refilled one tile later.
+// whole-sector stores; the stage is refilled once every thread has stored
+// from it (the next tile's block barrier).
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
                                                         LookbackShared<P, Plan> &sh, long long tiles, bool bulk) {
   typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef typename LookbackShared<P, Plan>::M M;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
   typedef TilePipeline<P, S, kTile> Pipe;
+  typedef LookbackWindow<M, Plan::kLookbackPerLane> Window;
   Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
+  const bool no_heads[I] = {};
+  const int lane = threadIdx.x & 31;
   int buffer = 0;
   auto issue = [&](int stage) {
     const long long id = (long long)atomicAdd(ws.counter, 1ULL);
@@ -263,54 +315,60 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   if (threadIdx.x == 0)
     for (int stage = 0; stage < S; ++stage)
       issue(stage);
-  typedef typename LookbackShared<P, Plan>::M M;
-  bool published = false; // this iteration's tile had its aggregate published early
+  // Tile a: scanned, its look-back not finished (a < 0: none).
+  long long a = -1;
+  TileScanState<M, I> sa;
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
-    const long long id = pipe.wait(bulk, stage, q / S);
-    if (id < 0)
-      return;
-    // First publish the aggregate of the tile queued next, from its stage:
-    // a tile's aggregate must not wait for the look-back of the tile queued
-    // before it in the same block, or tiles chain one by one through blocks.
-    const long long next = pipe.wait(bulk, int((q + 1) % S), (q + 1) / S);
-    if (next >= 0) {
-      typename P::Acc y[I];
-      pipe.template load_lifted<I>(int((q + 1) % S), int(threadIdx.x) * I,
-                                   LookbackTilePlace<P, Plan>(next).elems(), y);
-      // The same fold, in the same order, as tile_local_scan's thread total,
-      // so the aggregate has the same bits whichever path publishes it.
-      typename P::Acc sum = y[P::kReverse ? I - 1 : 0];
-#pragma unroll
-      for (int j = 1; j < I; ++j)
-        sum = M::combine(sum, y[P::kReverse ? I - 1 - j : j]);
-      typename P::Acc total;
-      (void)block_exclusive_scan<M, P::kReverse, Plan::kThreads>(sum, sh.storage, buffer, total);
-      if (threadIdx.x == 0)
-        store_flagged(ws.aggregate + next, FlaggedValue<typename P::Acc>::of(total));
-    }
-    const LookbackTilePlace<P, Plan> at(id);
-    typename P::Acc x[I], r[I];
-    pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, at.elems(), x);
-    // Staged: the previous tile's stage has been stored by every thread.
-    lookback_tile<P, Plan>(
-        id, at, x, r, ws, sh, buffer,
-        [&] {
-          if (!staged)
-            issue(stage);
-          else if (q >= 1)
-            issue(int((q - 1) % S));
-        },
-        published);
-    published = next >= 0;
-    if constexpr (Pipe::kCanStageOutput) {
-      if (staged) {
-        pipe.store_through_stage(stage, out + at.o.out + at.start, at.elems(), r);
-        continue;
+    const long long b = pipe.wait(bulk, stage, q / S);
+    const LookbackTilePlace<P, Plan> at_a(a < 0 ? 0 : a);
+    Window window(ws, a, at_a.row_first, lane);
+    if (a >= 0 && threadIdx.x < 32)
+      window.load();
+    TileScanState<M, I> sb;
+    if (b >= 0) {
+      Acc x[I];
+      pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, LookbackTilePlace<P, Plan>(b).elems(), x);
+      tile_local_scan<M, P::kReverse, Plan::kThreads, I>(x, sb, sh.storage, buffer);
+      // Past the barrier: every thread has read stage b and stored tile a's
+      // predecessor from its stage.
+      if (threadIdx.x == 0) {
+        store_flagged(ws.aggregate + b, FlaggedValue<Acc>::of(sb.total));
+        if (!staged)
+          issue(stage);
+        else if (q >= 2)
+          issue(int((q - 2) % S));
       }
     }
-    const Index start = at.start + Index(threadIdx.x) * I;
-    store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
+    if (a >= 0) {
+      // Without a tile b there was no barrier since the last tile's
+      // results read sh.prefix: wait for them before overwriting it.
+      if (b < 0)
+        __syncthreads();
+      if (threadIdx.x < 32) {
+        const Acc prefix = window.prefix(lane);
+        if (lane == 0) {
+          store_flagged(ws.inclusive + a, FlaggedValue<Acc>::of(M::combine(prefix, sa.total)));
+          sh.prefix = prefix;
+        }
+      }
+      __syncthreads();
+      Acc r[I];
+      tile_results<M, Acc, P::kReverse, P::kExclusive, I>(sa, sh.prefix, no_heads, r);
+      const int a_stage = int((q + S - 1) % S);
+      if constexpr (Pipe::kCanStageOutput) {
+        if (staged)
+          pipe.store_through_stage(a_stage, out + at_a.o.out + at_a.start, at_a.elems(), r);
+      }
+      if (!staged) {
+        const Index start = at_a.start + Index(threadIdx.x) * I;
+        store_converted<P, I, 1>(out + at_a.o.out + start, Index(P::kLength) - start, r);
+      }
+    }
+    if (b < 0)
+      return;
+    a = b;
+    sa = sb;
   }
 }
 

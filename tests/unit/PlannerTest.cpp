@@ -13,7 +13,7 @@ KernelPlan plan(llvm::StringRef text) { return planKernel(mustParse(text)); }
 TEST(Planner, LongContiguousRowsUseTheRowFamily) {
   KernelPlan p = plan("sum f32[32768,32768] dim=1 mask reverse");
   EXPECT_EQ(p.family, KernelFamily::Row);
-  EXPECT_EQ(p.threads, 256);
+  EXPECT_EQ(p.threads, 128); // pipelined rows: small blocks, many per SM
   EXPECT_EQ(p.items, 8); // 32 bytes of f32 per thread
   EXPECT_EQ(p.grid, 32768);
   EXPECT_EQ(p.geometry.scan.size, 32768);
@@ -38,6 +38,10 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_GE(p.sharedBytes, 3 * 16384);
   EXPECT_EQ(p.grid, 1024);  // blocks take tiles by ticket
   EXPECT_EQ(p.lookbackPerLane, 8);
+  EXPECT_EQ(p.minBlocksPerSm, 2); // registers capped so two 512-thread blocks fit
+  EXPECT_NE(p.toString().find(" min_blocks=2 "), std::string::npos);
+  EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 1); // 8-byte look-back values need more
+  EXPECT_EQ(plan("sum f32[32768,32768] dim=1").minBlocksPerSm, 1);
   const int64_t tiles = 8 * 16777216 / 4096;
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * tiles * 8); // two flagged 8-byte words per tile
   KernelPlan odd = plan("sum f32[100003] dim=0");
@@ -152,7 +156,10 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   EXPECT_EQ(t->lookback, 4);
   EXPECT_EQ(t->toString(), "threads=512,items=16,lookback=4");
   EXPECT_TRUE(parsePlanTuning("")->empty());
-  for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads"}) {
+  auto occupancy = parsePlanTuning("occupancy=1");
+  ASSERT_TRUE(static_cast<bool>(occupancy));
+  EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *occupancy).minBlocksPerSm, 1);
+  for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads", "occupancy=9"}) {
     auto e = parsePlanTuning(bad);
     ASSERT_FALSE(static_cast<bool>(e)) << bad;
     std::string message = llvm::toString(e.takeError());
@@ -181,12 +188,12 @@ TEST(PlanTuning, ReplacesThePolicyChoiceOfTheFamily) {
 TEST(Planner, RowTilesStreamThroughSharedMemoryWhenAligned) {
   KernelPlan seed = plan("sum f32[32768,32768] dim=1 mask");
   EXPECT_EQ(seed.family, KernelFamily::Row);
-  EXPECT_EQ(seed.stages, 4); // 8 KB input + 2 KB mask per stage, within 50 KB
-  EXPECT_GE(seed.sharedBytes, 4 * (8192 + 2048));
-  EXPECT_EQ(plan("sum f16[8192,32768] dim=1 mask").stages, 4);
-  EXPECT_EQ(plan("sum i32[8192,32768] dim=1").stages, 3); // stages hold the 8-byte outputs too
+  EXPECT_EQ(seed.stages, 8); // 4 KB input + 1 KB mask per stage, within 50 KB
+  EXPECT_GE(seed.sharedBytes, 8 * (4096 + 1024));
+  EXPECT_EQ(plan("sum f16[8192,32768] dim=1 mask").stages, 8);
+  EXPECT_EQ(plan("sum i32[8192,32768] dim=1").stages, 6); // stages hold the 8-byte outputs too
   EXPECT_EQ(plan("sum f32[64,3001] dim=1").sharedBytes, 0);
   EXPECT_EQ(plan("sum f32[64,3001] dim=1").stages, 0); // rows not a multiple of 16 bytes
   EXPECT_EQ(plan("sum f32[64,3000] dim=1 mask").stages, 0); // mask rows of 3000 bytes
-  EXPECT_EQ(plan("sum f32[64,3008] dim=1 mask").stages, 4);
+  EXPECT_EQ(plan("sum f32[64,3008] dim=1 mask").stages, 8);
 }
