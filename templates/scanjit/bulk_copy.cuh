@@ -64,4 +64,24 @@ __device__ __forceinline__ void bulk_copy_to_shared(void *dst, const void *src, 
                : "memory");
 }
 
+// `bytes` (a multiple of 16) from shared `src` to 16-byte aligned global
+// `dst`, in the issuing thread's current bulk group (commit it after).
+__device__ __forceinline__ void bulk_copy_to_global(void *dst, const void *src, unsigned bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(shared_address(src)),
+               "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+
+// The issuing thread's bulk stores have read their shared memory (it may be
+// overwritten) / have completed.
+__device__ __forceinline__ void bulk_wait_read_all() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+__device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+// This thread's shared-memory writes become visible to the copy engine.
+__device__ __forceinline__ void fence_shared_to_async_proxy() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 } // namespace scanjit

@@ -329,9 +329,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     if (b >= 0) {
       Acc x[I];
       pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, LookbackTilePlace<P, Plan>(b).elems(), x);
+      pipe.retire_stores();
       tile_local_scan<M, P::kReverse, Plan::kThreads, I>(x, sb, sh.storage, buffer);
-      // Past the barrier: every thread has read stage b and stored tile a's
-      // predecessor from its stage.
+      // Past the barrier: every thread has read stage b, and the bulk stores
+      // of tile a's predecessor have read its stage.
       if (threadIdx.x == 0) {
         store_flagged(ws.aggregate + b, FlaggedValue<Acc>::of(sb.total));
         if (!staged)
@@ -365,8 +366,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
         store_converted<P, I, 1>(out + at_a.o.out + start, Index(P::kLength) - start, r);
       }
     }
-    if (b < 0)
+    if (b < 0) {
+      pipe.drain_stores();
       return;
+    }
     a = b;
     sa = sb;
   }

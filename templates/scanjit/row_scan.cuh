@@ -112,9 +112,10 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     Acc x[I], r[I];
     pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, p.elems, x);
     TileScanState<M, I> s;
+    pipe.retire_stores();
     tile_local_scan<M, P::kReverse, T, I>(x, s, storage, buffer);
     // Past the tile's block barrier every thread has read this stage (and,
-    // when staged, stored the previous tile from its stage).
+    // when staged, the previous tile's bulk stores have read its stage).
     const long long refill = staged ? q - 1 + S : q + S;
     if (threadIdx.x == 0 && refill < items && (!staged || q >= 1))
       issue(refill);
@@ -129,6 +130,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     const Index start = p.start + Index(threadIdx.x) * I;
     store_converted<P, I, 1>(out + p.o.out + start, Index(L) - start, r);
   }
+  pipe.drain_stores();
 }
 
 template <class P, class Plan>

@@ -115,11 +115,11 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
 
   // Output through a stage that has been read: each warp writes its
   // threads' results (a contiguous run of 32 x kItems elements), converted,
-  // into the stage and stores the run back with 16-byte accesses
-  // consecutive across the warp, so every store instruction writes whole
-  // sectors (a thread's own run would take two stores per sector). Only the
-  // warp synchronizes. `dst` is the tile's first element (16-byte aligned),
-  // `count` the tile's elements.
+  // into the stage, and lane 0 sends the run to global memory with one bulk
+  // copy (whole lines, no store instructions in the threads). Only the warp
+  // synchronizes. `dst` is the tile's first element (16-byte aligned, and
+  // the tile's bytes a multiple of 16), `count` the tile's elements. Before
+  // the stage is refilled, retire_stores() must have run on every warp.
   template <int kItems>
   __device__ __forceinline__ void store_through_stage(int s, typename P::Out *dst, int count,
                                                       const typename P::Acc (&r)[kItems]) {
@@ -136,18 +136,27 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
 #pragma unroll
     for (int i = 0; i < V::kWords; ++i)
       reinterpret_cast<typename V::Word *>(staged + threadIdx.x * kItems)[i] = w[i];
+    fence_shared_to_async_proxy();
     __syncwarp();
-    constexpr int kPerWord = 16 / int(sizeof(Out));
-    const int lane = threadIdx.x & 31;
     const int first = (threadIdx.x & ~31) * kItems; // the warp's run
     const int n = min(32 * kItems, count - first);
-    const int words = n > 0 ? n / kPerWord : 0;
-#pragma unroll 1
-    for (int c = lane; c < words; c += 32)
-      __stcs(reinterpret_cast<uint4 *>(dst + first) + c, reinterpret_cast<const uint4 *>(staged + first)[c]);
-#pragma unroll 1
-    for (int i = words * kPerWord + lane; i < n; i += 32)
-      dst[first + i] = staged[first + i];
+    if ((threadIdx.x & 31) == 0 && n > 0) {
+      bulk_copy_to_global(dst + first, staged + first, unsigned(n) * unsigned(sizeof(Out)));
+      bulk_commit_group();
+    }
+  }
+
+  // Every thread, before the block barrier that precedes a stage's refill:
+  // this warp's bulk stores have read the stages.
+  __device__ __forceinline__ void retire_stores() const {
+    if ((threadIdx.x & 31) == 0)
+      bulk_wait_read_all();
+  }
+
+  // Every thread, before the block exits: this warp's bulk stores are done.
+  __device__ __forceinline__ void drain_stores() const {
+    if ((threadIdx.x & 31) == 0)
+      bulk_wait_all();
   }
 
 private:
