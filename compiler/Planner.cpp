@@ -79,7 +79,12 @@ int rowItems(const ScanSpec &spec) {
 
 int pick(int tuned, int policyChoice) { return tuned > 0 ? tuned : policyChoice; }
 
-int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan);
+// Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh (the kernel
+// asserts its size fits): a stage holds a tile of input, later of output.
+int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
+  const int64_t tile = int64_t(plan.threads) * plan.items;
+  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile : 16);
+}
 
 // Stages for a row plan whose tiles can be bulk-copied: every tile start and
 // size a multiple of 16 bytes in the input and the mask (the kernel checks
@@ -97,13 +102,6 @@ int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan 
   const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages),
                                            budgetBytes / stageBytes(spec, plan));
   return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
-}
-
-// Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh (the kernel
-// asserts its size fits): a stage holds a tile of input, later of output.
-int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
-  const int64_t tile = int64_t(plan.threads) * plan.items;
-  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile : 16);
 }
 
 // Stages, plus per stage an mbarrier, a work item and the record of where
@@ -124,7 +122,10 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   if (contiguousRows && rows > 1 && L * policy::SegmentedPolicy::kMinRowsPerTile <= tile) {
     plan.family = KernelFamily::RowSegmented;
     plan.threads = policy::RowPolicy::kThreads;
-    plan.rowsPerChunk = std::max<int64_t>(1, policy::SegmentedPolicy::kTilesPerChunk * tile / L);
+    // Chunks of kTilesPerChunk tiles, but small enough that a small problem
+    // still spreads over the SMs (16x1024 was one block walking 8 tiles).
+    plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * tile / L,
+                                                      rows / policy::SegmentedPolicy::kMinBlocks));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
     return;
   }

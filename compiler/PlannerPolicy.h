@@ -43,6 +43,7 @@ struct LookbackPolicy {
 struct SegmentedPolicy {
   static constexpr int kMinRowsPerTile = 2;   // below this, a plain row scan is as good
   static constexpr int kTilesPerChunk = 8;    // work per block, in tiles
+  static constexpr int kMinBlocks = 264;      // small problems: smaller chunks, so every SM has work
 };
 
 struct ColumnPolicy {

@@ -59,6 +59,12 @@ TEST(Planner, ShortContiguousRowsAreSegmented) {
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
   EXPECT_GT(p.rowsPerChunk, 1);
   EXPECT_EQ(p.grid, (1048576 + p.rowsPerChunk - 1) / p.rowsPerChunk);
+  // A small problem still spreads over the SMs instead of one block walking it.
+  KernelPlan small = plan("sum f32[16,1024] dim=1");
+  EXPECT_EQ(small.family, KernelFamily::RowSegmented);
+  EXPECT_EQ(small.rowsPerChunk, 1);
+  EXPECT_EQ(small.grid, 16);
+  EXPECT_EQ(plan("sum f32[2640,100] dim=1").grid, 264);
 }
 
 TEST(Planner, ShortRowsThatAreNotContiguousUseFewerThreads) {
