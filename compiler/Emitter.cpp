@@ -35,6 +35,7 @@ struct Plan {
   static constexpr int kUnroll = {{unroll}};
   static constexpr long long kRowsPerChunk = {{rows_per_chunk}}LL;
   static constexpr int kLookbackPerLane = {{lookback_per_lane}};
+  static constexpr int kLookbackWarps = {{lookback_warps}};
   static constexpr int kStages = {{stages}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
   static constexpr long long kWorkspaceBytes = {{workspace_bytes}}LL;
@@ -148,6 +149,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"entry", plan.entry},
       {"family_call", familyCall(plan.family)},
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
+      {"lookback_warps", std::to_string(plan.lookbackWarps)},
       {"workspace_bytes", std::to_string(plan.workspaceBytes)},
       {"stages", std::to_string(plan.stages)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},

@@ -43,6 +43,8 @@ std::string KernelPlan::toString() const {
     os << " stages=" << stages << " smem=" << sharedBytes;
   if (family == KernelFamily::RowLookback)
     os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
+  if (family == KernelFamily::RowLookback && lookbackWarps > 1)
+    os << " lookback_warps=" << lookbackWarps;
   os << " scan=";
   printDim(os, geometry.scan);
   os << " lines=[";

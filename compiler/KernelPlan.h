@@ -50,7 +50,8 @@ struct KernelPlan {
   int unroll = 1;           // scan steps loaded ahead (column family)
   int64_t rowsPerChunk = 1; // rows per block (segmented family; row family when pipelined)
   int64_t grid = 0;         // blocks to launch (kernels loop if launched with fewer)
-  int lookbackPerLane = 0;  // look-back window = 32 * this many tiles (row_lookback)
+  int lookbackPerLane = 0;  // look-back window = 32 * lookbackWarps * this many tiles (row_lookback)
+  int lookbackWarps = 1;    // warps that read the look-back window (row_lookback)
   int stages = 0;           // shared-memory stages filled by bulk copies; 0: loads to registers (row, row_lookback)
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit

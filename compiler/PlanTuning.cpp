@@ -22,6 +22,7 @@ std::string PlanTuning::toString() const {
   add("rows", rows);
   add("blocks", blocks);
   add("occupancy", occupancy);
+  add("lookback_warps", lookbackWarps);
   return s;
 }
 
@@ -41,7 +42,8 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       int most;
     } knobs[] = {{"threads", &t.threads, 1024}, {"items", &t.items, 32}, {"lookback", &t.lookback, 32},
                  {"unroll", &t.unroll, 32}, {"stages", &t.stages, 8},  {"rows", &t.rows, 64},
-                 {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8}};
+                 {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8},
+                 {"lookback_warps", &t.lookbackWarps, 8}};
     bool known = false;
     for (const Knob &k : knobs) {
       if (key != k.name)
@@ -50,12 +52,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       if (v > k.most || (k.field == &t.threads && v % 32 != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy, lookback_warps: 1 to 8)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps)");
   }
   return t;
 }

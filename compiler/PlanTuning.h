@@ -17,11 +17,12 @@ struct PlanTuning {
   int lookback = 0; // look-back window per lane, in tiles (row_lookback)
   int unroll = 0;   // scan steps loaded ahead (column)
   int stages = 0;   // most shared-memory stages (row, row_lookback; still within the budget)
-  int rows = 0;     // rows per block (row)
+  int rows = 0;     // rows per block (row); rows per stage (column pipeline)
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
   int occupancy = 0; // blocks per SM the registers must allow (row_lookback)
+  int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
 
-  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy; }
+  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy && !lookbackWarps; }
   std::string toString() const;
 };
 

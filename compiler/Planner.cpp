@@ -140,6 +140,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.threads = lookbackThreads;
     plan.items = lookbackItems;
     plan.lookbackPerLane = pick(tuning.lookback, policy::LookbackPolicy::kPerLane);
+    plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, policy::LookbackPolicy::kWarps), plan.threads / 32);
     // Two blocks of 512 threads leave 64 registers a thread: enough for a
     // 32-byte register tile (f32 x 8), and two blocks overlap better.
     const int accBytes = dtypeSize(accumulatorType(spec.in));
@@ -213,16 +214,22 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
     return;
   const int threads = pick(tuning.threads, policy::ColumnPolicy::kPipelineThreads);
   const int64_t rowBytes = threads * inBytes, maskRowBytes = spec.mask ? threads : 16;
-  const int64_t rows = std::min<int64_t>(policy::ColumnPolicy::kMaxRowsPerStage,
-                                         policy::ColumnPolicy::kStageBytes / (rowBytes + maskRowBytes));
+  const int64_t perRow = rowBytes + maskRowBytes;
+  const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
+  // Tuned rows per stage (rows=) still fit the block's shared memory.
+  const int64_t rows = std::min<int64_t>(
+      tuning.rows > 0 ? tuning.rows
+                      : std::min<int64_t>(policy::ColumnPolicy::kMaxRowsPerStage,
+                                          policy::ColumnPolicy::kStageBytes / perRow),
+      (policy::kMaxDynamicSharedBytes - 256) / stages / perRow - 1);
   if (rows < 1)
     return;
   plan.threads = threads;
   plan.vector = 1;
   plan.unroll = 1;
   plan.rowsPerChunk = rows;
-  plan.stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
-  plan.sharedBytes = plan.stages * (rows * (rowBytes + maskRowBytes) + 8) + 256;
+  plan.stages = stages;
+  plan.sharedBytes = plan.stages * (rows * perRow + 8) + 256;
   plan.grid = g.numLines() * ceilDiv(g.inner.size, threads);
 }
 

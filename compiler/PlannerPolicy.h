@@ -35,6 +35,7 @@ struct LookbackPolicy {
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items
   static constexpr int kMaxItems = 16;
   static constexpr int kStages = 3;           // three 16 KB stages (four were slower on H200)
+  static constexpr int kWarps = 1;            // warps reading the window
   static constexpr int kPerLane = 8;          // window of 32 * 8 = 256 tiles
   static constexpr int kMinBlocksPerSm = 2;   // 32-byte register tiles: registers capped at 64 for 512 threads
   static constexpr int kMaxBlocks = 1024;      // blocks loop over tiles by ticket (pipelined plans)
@@ -72,5 +73,6 @@ struct StridedPolicy {
 
 // Largest grid the planner asks for; kernels loop over the remaining work.
 inline constexpr int64_t kMaxGrid = 2147483647;
+inline constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024; // sm_90's opt-in limit per block
 
 } // namespace scanjit::policy

@@ -162,6 +162,17 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   EXPECT_EQ(t->lookback, 4);
   EXPECT_EQ(t->toString(), "threads=512,items=16,lookback=4");
   EXPECT_TRUE(parsePlanTuning("")->empty());
+  auto readers = parsePlanTuning("lookback_warps=2");
+  ASSERT_TRUE(static_cast<bool>(readers));
+  KernelPlan wide = planKernel(mustParse("sum f32[8,16777216] dim=1"), *readers);
+  EXPECT_EQ(wide.lookbackWarps, 2); // a window of 32 x 2 x 8 tiles
+  EXPECT_NE(wide.toString().find(" lookback_warps=2"), std::string::npos);
+  EXPECT_EQ(plan("sum f32[8,16777216] dim=1").toString().find("lookback_warps"), std::string::npos);
+  auto columnRows = parsePlanTuning("rows=16,stages=6");
+  ASSERT_TRUE(static_cast<bool>(columnRows));
+  KernelPlan column = planKernel(mustParse("sum f32[32768,32768] dim=0"), *columnRows);
+  EXPECT_EQ(column.rowsPerChunk, 16);
+  EXPECT_EQ(column.stages, 6);
   auto occupancy = parsePlanTuning("occupancy=1");
   ASSERT_TRUE(static_cast<bool>(occupancy));
   EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *occupancy).minBlocksPerSm, 1);
