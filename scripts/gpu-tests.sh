@@ -3,9 +3,10 @@
 # (binaries link NVRTC dynamically, LLVM Support and GoogleTest statically,
 # and open libcuda.so.1 themselves).
 #
-#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|cub|torch|sanitize]...
+#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|cub|torch|sanitize|ncu]...
 #   (GPU_TEST_FILTER=<gtest filter>, GPU_TEST_TIMEOUT=<seconds> narrow the tests step;
-#    BENCH_ARGS=<scanjit_bench arguments> the bench step)
+#    BENCH_ARGS=<scanjit_bench arguments> the bench step, NCU_SPECS="spec;spec" the
+#    ncu step, which `all` leaves out)
 #
 # Logs go to $OUT (or ./gpu-logs) when set. Build here first:
 #   cmake -S . -B build -G Ninja && cmake --build build
@@ -56,6 +57,22 @@ if want cub; then
 fi
 if want torch; then
   python3 bench/torch_reference.py 2>&1 | tee "$logs/torch.txt" || status=1
+fi
+if [[ " ${steps[*]} " == *" ncu "* ]]; then
+  # Nsight Compute on one launch of each spec's kernel (NCU_SPECS, separated
+  # by ';'): speed of light, memory, warp stall reasons, occupancy. Clocks
+  # are left as they are (--clock-control none). Not part of `all`.
+  IFS=';' read -r -a ncu_specs <<< "${NCU_SPECS:-sum f32[32768,32768] dim=1}"
+  n=0
+  for spec in "${ncu_specs[@]}"; do
+    n=$((n + 1))
+    ncu --clock-control none -k regex:scanjit_ --launch-skip 2 --launch-count 1 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+      --section SchedulerStats --section Occupancy --section LaunchStats \
+      "$build/tools/scanjit" run --iters 3 "$spec" > "$logs/ncu-$n.txt" 2>&1 || status=1
+    echo "ncu $n: $spec -> $logs/ncu-$n.txt"
+    grep -E "Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|Warp Cycles Per Issued|Issued Warp" "$logs/ncu-$n.txt" | head -8
+  done
 fi
 if want sanitize; then
   # A few GPU tests, then single kernels of each staged path (row, look-back,
