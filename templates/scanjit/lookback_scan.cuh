@@ -227,6 +227,32 @@ template <class M, int K, int N> struct LookbackWindow {
   }
 };
 
+template <class P, class Plan>
+using LookbackWindowOf = LookbackWindow<typename LookbackShared<P, Plan>::M, Plan::kLookbackPerLane,
+                                        Plan::kLookbackWarps>;
+
+// Finishes tile `id`, scanned into `s`, whose window the reading warps have
+// loaded: they wait for it, thread 0 publishes the tile's inclusive prefix,
+// and after the block barrier every thread has its results in `r`. The
+// caller makes sure no thread still reads sh.prefix from an earlier tile.
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P, Plan> &window,
+                                                const TileScanState<typename LookbackShared<P, Plan>::M, Plan::kItems> &s,
+                                                LookbackWorkspace<typename P::Acc> &ws, LookbackShared<P, Plan> &sh,
+                                                typename P::Acc (&r)[Plan::kItems]) {
+  typedef typename LookbackShared<P, Plan>::M M;
+  if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders) {
+    const typename P::Acc prefix = window.prefix(sh.window_totals);
+    if (threadIdx.x == 0) {
+      store_flagged(ws.inclusive + id, FlaggedValue<typename P::Acc>::of(M::combine(prefix, s.total)));
+      sh.prefix = prefix;
+    }
+  }
+  __syncthreads();
+  const bool no_heads[Plan::kItems] = {};
+  tile_results<M, typename P::Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, sh.prefix, no_heads, r);
+}
+
 // Scans tile `id` whose lifted items are in `x` and chains it to the
 // earlier tiles: `r` receives this thread's results. `tile_read` runs on
 // thread 0 once every thread has passed the tile's block barrier (its input
@@ -237,25 +263,16 @@ __device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePl
                                               LookbackWorkspace<typename P::Acc> &ws,
                                               LookbackShared<P, Plan> &sh, int &buffer, TileRead tile_read) {
   typedef typename LookbackShared<P, Plan>::M M;
-  constexpr int T = Plan::kThreads, I = Plan::kItems;
-  const bool no_heads[I] = {};
-  TileScanState<M, I> s;
-  tile_local_scan<M, P::kReverse, T, I>(x, s, sh.storage, buffer);
-  if (threadIdx.x == 0)
+  TileScanState<M, Plan::kItems> s;
+  tile_local_scan<M, P::kReverse, Plan::kThreads, Plan::kItems>(x, s, sh.storage, buffer);
+  if (threadIdx.x == 0) {
     tile_read();
-  if (threadIdx.x < 32 * Plan::kLookbackWarps) {
-    if (threadIdx.x == 0)
-      store_flagged(ws.aggregate + id, FlaggedValue<typename P::Acc>::of(s.total));
-    LookbackWindow<M, Plan::kLookbackPerLane, Plan::kLookbackWarps> window(ws, id, at.row_first, threadIdx.x);
-    window.load();
-    const typename P::Acc prefix = window.prefix(sh.window_totals);
-    if (threadIdx.x == 0) {
-      store_flagged(ws.inclusive + id, FlaggedValue<typename P::Acc>::of(M::combine(prefix, s.total)));
-      sh.prefix = prefix;
-    }
+    store_flagged(ws.aggregate + id, FlaggedValue<typename P::Acc>::of(s.total));
   }
-  __syncthreads();
-  tile_results<M, typename P::Acc, P::kReverse, P::kExclusive, I>(s, sh.prefix, no_heads, r);
+  LookbackWindowOf<P, Plan> window(ws, id, at.row_first, int(threadIdx.x));
+  if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders)
+    window.load();
+  lookback_finish<P, Plan>(id, window, s, ws, sh, r);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any
@@ -310,11 +327,9 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
   typedef TilePipeline<P, S, kTile> Pipe;
-  typedef LookbackWindow<M, Plan::kLookbackPerLane, Plan::kLookbackWarps> Window;
-  constexpr int kReaders = Window::kReaders;
+  typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
-  const bool no_heads[I] = {};
   int buffer = 0;
   auto issue = [&](int stage) {
     const long long id = (long long)atomicAdd(ws.counter, 1ULL);
@@ -338,7 +353,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     const long long b = pipe.wait(bulk, stage, q / S);
     const LookbackTilePlace<P, Plan> at_a(a < 0 ? 0 : a);
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
-    if (a >= 0 && threadIdx.x < kReaders)
+    if (a >= 0 && threadIdx.x < Window::kReaders)
       window.load();
     TileScanState<M, I> sb;
     if (b >= 0) {
@@ -361,16 +376,8 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       // results read sh.prefix: wait for them before overwriting it.
       if (b < 0)
         __syncthreads();
-      if (threadIdx.x < kReaders) {
-        const Acc prefix = window.prefix(sh.window_totals);
-        if (threadIdx.x == 0) {
-          store_flagged(ws.inclusive + a, FlaggedValue<Acc>::of(M::combine(prefix, sa.total)));
-          sh.prefix = prefix;
-        }
-      }
-      __syncthreads();
       Acc r[I];
-      tile_results<M, Acc, P::kReverse, P::kExclusive, I>(sa, sh.prefix, no_heads, r);
+      lookback_finish<P, Plan>(a, window, sa, ws, sh, r);
       const int a_stage = int((q + S - 1) % S);
       if constexpr (Pipe::kCanStageOutput) {
         if (staged)
