@@ -115,44 +115,28 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     Index first;
     int count;
     chunk_rows(k, first, count);
-    // Rows in batches: a batch's shared-memory loads are all issued before
-    // its first combine, so a warp keeps kBatch loads in flight instead of
-    // waiting one load latency per row (with one thread per column there
-    // are few warps per SM, and per-warp latency was the limit).
-    constexpr int kBatch = 8;
-    for (int i0 = 0; i0 < count; i0 += kBatch) {
-      In raw[kBatch][V];
-      u8 keep[kBatch][V];
+    for (int i = 0; i < count; ++i) {
+      const int r = P::kReverse ? count - 1 - i : i; // row within the stage, in scan order
+      const Index row = first + Index(r);
+      Acc x[V], res[V];
+      if (valid > 0) {
+        const In *src = reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes) + my;
+        In raw[V];
+        u8 keep[V];
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int i = i0 + b;
-        const int r = P::kReverse ? count - 1 - i : i; // row within the stage, in scan order
-        if (i < count && valid > 0) {
-          const In *src = reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes) + my;
-#pragma unroll
-          for (int v = 0; v < V; ++v) {
-            raw[b][v] = src[v];
-            keep[b][v] = P::kMask ? st.mask[s][r * Stages::kMaskRowBytes + my + v] : u8(1);
-          }
+        for (int v = 0; v < V; ++v) {
+          raw[v] = src[v];
+          keep[v] = P::kMask ? st.mask[s][r * Stages::kMaskRowBytes + my + v] : u8(1);
         }
-      }
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int i = i0 + b;
-        const int r = P::kReverse ? count - 1 - i : i;
-        if (i < count && valid > 0) {
-          const Index row = first + Index(r);
-          Acc res[V];
-#pragma unroll
-          for (int v = 0; v < V; ++v) {
-            const bool use = v < valid && keep[b][v] != 0;
-            const Acc x = use ? Convert<In>::template load<Acc>(raw[b][v]) : P::Op::identity();
-            const Acc before = carry[v];
-            carry[v] = P::Op::combine(carry[v], x);
-            res[v] = P::kExclusive ? before : carry[v];
-          }
-          store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
+        for (int v = 0; v < V; ++v) {
+          const bool use = v < valid && keep[v] != 0;
+          x[v] = use ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
+          const Acc before = carry[v];
+          carry[v] = P::Op::combine(carry[v], x[v]);
+          res[v] = P::kExclusive ? before : carry[v];
         }
+        store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
       }
     }
     // Every thread has read stage s: refill it with the chunk S ahead.
