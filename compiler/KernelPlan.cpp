@@ -45,6 +45,10 @@ std::string KernelPlan::toString() const {
     os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
   if (family == KernelFamily::RowLookback && lookbackWarps > 1)
     os << " lookback_warps=" << lookbackWarps;
+  if (family == KernelFamily::Column && groups > 1)
+    os << " groups=" << groups;
+  if (evictFirst)
+    os << " evict_first=1";
   os << " scan=";
   printDim(os, geometry.scan);
   os << " lines=[";

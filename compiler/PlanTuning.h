@@ -1,6 +1,6 @@
 // PlanTuning: explicit values for the planner's tunable choices, used to
 // tune the policy tables with the benchmark harness (BENCHMARKS.md says how).
-// Zero means "the policy's choice". A tuned plan is still a plain plan: its
+// Zero (evict_first: unset) means "the policy's choice". A tuned plan is still a plain plan: its
 // text is in the cache key, so a tuned kernel is never served for a default
 // one or the reverse.
 #pragma once
@@ -21,8 +21,13 @@ struct PlanTuning {
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
   int occupancy = 0; // blocks per SM the registers must allow (row_lookback)
   int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
+  int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
+  int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
 
-  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy && !lookbackWarps; }
+  bool empty() const {
+    return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
+           !lookbackWarps && !groups && evictFirst < 0;
+  }
   std::string toString() const;
 };
 

@@ -78,6 +78,7 @@ int rowItems(const ScanSpec &spec) {
 }
 
 int pick(int tuned, int policyChoice) { return tuned > 0 ? tuned : policyChoice; }
+bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : policyChoice; }
 
 // Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh (the kernel
 // asserts its size fits): a stage holds a tile of input, later of output.
@@ -150,6 +151,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.stages = bulkStages(spec, tuning, plan, policy::LookbackPolicy::kStages,
                              policy::StagePolicy::kLookbackBudgetBytes);
     plan.sharedBytes = pipelineSharedBytes(spec, plan);
+    plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);
     plan.grid = rows * tilesPerRow;
     plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
     if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
@@ -176,6 +178,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
+  plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
   // Several rows per block keep a pipelined block's stages full across rows.
   plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, policy::StagePolicy::kRowsPerBlock) : 1;
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);
@@ -198,9 +201,10 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
   return v;
 }
 
-// Few columns: a block per panel of threads x 1 columns of a line, rows
-// streamed through stages of rowsPerChunk rows when every row of a panel can
-// be bulk-copied (16-byte multiples; the kernel checks the pointers).
+// Few columns: a block per panel of columns of a line (groups threads per
+// column), rows streamed through stages of rowsPerChunk rows when every row
+// of a panel can be bulk-copied (16-byte multiples; the kernel checks the
+// pointers).
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
 void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
@@ -212,25 +216,33 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
   if (!aligned(g.inner.size, inBytes) || (spec.mask && !aligned(g.inner.size, 1)) || !alignedDim(g.scan) ||
       !std::all_of(g.lines.begin(), g.lines.end(), alignedDim))
     return;
-  const int threads = pick(tuning.threads, policy::ColumnPolicy::kPipelineThreads);
-  const int64_t rowBytes = threads * inBytes, maskRowBytes = spec.mask ? threads : 16;
+  // A panel of `columns` threads, `groups` times over (tuned threads= is the
+  // whole block).
+  int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
+  const int columns = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
+                                     : policy::ColumnPolicy::kPipelineThreads;
+  groups = std::max(1, std::min(groups, 1024 / columns));
+  const int64_t rowBytes = columns * inBytes, maskRowBytes = spec.mask ? columns : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
+  const int64_t partialBytes = groups > 1 ? int64_t(groups) * columns * dtypeSize(accumulatorType(spec.in)) : 0;
   const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
   // Tuned rows per stage (rows=) still fit the block's shared memory.
   const int64_t rows = std::min<int64_t>(
       tuning.rows > 0 ? tuning.rows
                       : std::min<int64_t>(policy::ColumnPolicy::kMaxRowsPerStage,
                                           policy::ColumnPolicy::kStageBytes / perRow),
-      (policy::kMaxDynamicSharedBytes - 256) / stages / perRow - 1);
+      (policy::kMaxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
   if (rows < 1)
     return;
-  plan.threads = threads;
+  plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
+  plan.threads = columns * plan.groups;
   plan.vector = 1;
   plan.unroll = 1;
   plan.rowsPerChunk = rows;
   plan.stages = stages;
-  plan.sharedBytes = plan.stages * (rows * perRow + 8) + 256;
-  plan.grid = g.numLines() * ceilDiv(g.inner.size, threads);
+  plan.sharedBytes = plan.stages * (rows * perRow + 8) + (plan.groups > 1 ? partialBytes : 0) + 256;
+  plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
+  plan.grid = g.numLines() * ceilDiv(g.inner.size, columns);
 }
 
 void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {

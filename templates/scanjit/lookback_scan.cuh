@@ -326,7 +326,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   typedef typename LookbackShared<P, Plan>::M M;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
-  typedef TilePipeline<P, S, kTile> Pipe;
+  typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);

@@ -70,7 +70,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   constexpr int kTile = T * I;
   constexpr long long kTiles = (L + kTile - 1) / kTile;
   constexpr long long kRows = P::Lines::kCount;
-  typedef TilePipeline<P, S, kTile> Pipe;
+  typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;

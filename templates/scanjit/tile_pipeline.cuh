@@ -17,7 +17,9 @@
 
 namespace scanjit {
 
-template <class P, int kStages, int kTileElems> struct TilePipeline {
+// kEvictFirst: the bulk copies carry the evict-first L2 policy (the plan's
+// choice: it helped the look-back and slowed block-per-row scans on H200).
+template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePipeline {
   typedef typename P::In In;
   // A stage holds a tile's input, and later its output (staged stores).
   static constexpr int kInBytes =
@@ -57,9 +59,9 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
     const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
     const unsigned mask_bytes = P::kMask ? unsigned(count) : 0u;
     mbarrier_arrive_expect_tx(&full[s], in_bytes + mask_bytes);
-    bulk_copy_to_shared(in[s], src_in, in_bytes, &full[s]);
+    bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &full[s]);
     if (P::kMask)
-      bulk_copy_to_shared(mask[s], src_mask, mask_bytes, &full[s]);
+      bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &full[s]);
   }
 
   // Thread 0: stage `s` completes its phase with no data (no work left).
@@ -141,7 +143,7 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
     const int first = (threadIdx.x & ~31) * kItems; // the warp's run
     const int n = min(32 * kItems, count - first);
     if ((threadIdx.x & 31) == 0 && n > 0) {
-      bulk_copy_to_global(dst + first, staged + first, unsigned(n) * unsigned(sizeof(Out)));
+      bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, unsigned(n) * unsigned(sizeof(Out)));
       bulk_commit_group();
     }
   }

@@ -106,9 +106,9 @@ TEST(CompileMatrix, EveryOpDtypeFlagAndFamilyCompilesForSm90WithoutSpills) {
               millis.size(), millis[millis.size() / 2], millis.back());
 }
 
-// The tunings the next sweeps try (wider look-back windows read by more
-// warps, deeper look-back stages, column rows per stage) compile without
-// spills too, so a sweep measures the kernel and not local memory.
+// The tunings the sweeps try (wider look-back windows read by more warps,
+// deeper look-back stages, column rows per stage and groups, the L2 policy)
+// compile without spills too, so a sweep measures the kernel and not local memory.
 TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
   const struct {
     const char *tuning;
@@ -121,6 +121,9 @@ TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
       {"lookback_warps=2", "sum f32[100003] dim=0"}, // the direct (unstaged) path
       {"rows=16,stages=6", "sum f32[32768,32768] dim=0"},
       {"rows=64,stages=8", "sum f32[64,4096,256] dim=1 mask"},
+      {"groups=8,threads=1024", "logsumexp f64[32768,4096] dim=0 mask reverse exclusive"},
+      {"groups=2,evict_first=1", "sum f32[64,4096,256] dim=1"},
+      {"evict_first=1", "sum f32[32768,32768] dim=1"},
   };
   for (const auto &c : cases) {
     auto tuning = parsePlanTuning(c.tuning);

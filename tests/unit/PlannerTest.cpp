@@ -79,10 +79,14 @@ TEST(Planner, ScanningTheOuterDimUsesColumns) {
   EXPECT_EQ(p.geometry.inner.size, 32768);
   EXPECT_TRUE(p.geometry.lines.empty());
   // 32768 columns cannot fill the GPU four to a thread: one each, in panels
-  // of 128 columns whose rows stream through three 32 KB stages.
+  // of 128 columns whose rows stream through three 32 KB stages, four
+  // threads to a column (each scans a quarter of a stage's rows).
   EXPECT_EQ(p.vector, 1);
-  EXPECT_EQ(p.threads, 128);
+  EXPECT_EQ(p.groups, 4);
+  EXPECT_EQ(p.threads, 128 * 4);
   EXPECT_EQ(p.stages, 3);
+  EXPECT_FALSE(p.evictFirst);
+  EXPECT_NE(p.toString().find(" groups=4"), std::string::npos);
   EXPECT_EQ(p.rowsPerChunk, 32768 / (512 + 16));
   EXPECT_EQ(p.grid, 32768 / 128);
   KernelPlan wide = plan("sum f32[512,64,4096] dim=1");
@@ -173,10 +177,28 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   KernelPlan column = planKernel(mustParse("sum f32[32768,32768] dim=0"), *columnRows);
   EXPECT_EQ(column.rowsPerChunk, 16);
   EXPECT_EQ(column.stages, 6);
+  auto oneGroup = parsePlanTuning("groups=1,evict_first=1");
+  ASSERT_TRUE(static_cast<bool>(oneGroup));
+  EXPECT_EQ(oneGroup->toString(), "groups=1,evict_first=1");
+  KernelPlan single = planKernel(mustParse("sum f32[32768,32768] dim=0"), *oneGroup);
+  EXPECT_EQ(single.threads, 128);
+  EXPECT_TRUE(single.evictFirst);
+  EXPECT_EQ(single.toString().find("groups="), std::string::npos);
+  EXPECT_NE(single.toString().find(" evict_first=1"), std::string::npos);
+  // Tuned threads are the whole block: 256 threads in 4 groups are a panel of 64.
+  KernelPlan narrow = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("threads=256"));
+  EXPECT_EQ(narrow.threads, 256);
+  EXPECT_EQ(narrow.grid, 32768 / 64);
+  // The look-back streams with the evict-first L2 policy unless tuned off;
+  // block-per-row scans do not.
+  EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[8,16777216] dim=1"), *parsePlanTuning("evict_first=0")).evictFirst);
+  EXPECT_FALSE(plan("sum f32[32768,32768] dim=1").evictFirst);
   auto occupancy = parsePlanTuning("occupancy=1");
   ASSERT_TRUE(static_cast<bool>(occupancy));
   EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *occupancy).minBlocksPerSm, 1);
-  for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads", "occupancy=9"}) {
+  for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads", "occupancy=9",
+                          "groups=0", "groups=9", "evict_first=2", "evict_first=-1"}) {
     auto e = parsePlanTuning(bad);
     ASSERT_FALSE(static_cast<bool>(e)) << bad;
     std::string message = llvm::toString(e.takeError());
