@@ -39,7 +39,8 @@ std::string KernelPlan::toString() const {
      << " index=" << (index64 ? 64 : 32);
   if (minBlocksPerSm > 1)
     os << " min_blocks=" << minBlocksPerSm;
-  if (family == KernelFamily::Row || family == KernelFamily::RowLookback || family == KernelFamily::Column)
+  if (family == KernelFamily::Row || family == KernelFamily::RowSegmented || family == KernelFamily::RowLookback ||
+      family == KernelFamily::Column)
     os << " stages=" << stages << " smem=" << sharedBytes;
   if (family == KernelFamily::RowLookback)
     os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;

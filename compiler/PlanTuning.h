@@ -21,12 +21,13 @@ struct PlanTuning {
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
   int occupancy = 0; // blocks per SM the registers must allow (row_lookback)
   int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
+  int vector = 0;   // columns per thread, 1/2/4/8 (column pipeline; still within what the strides allow)
   int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
   int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !groups && evictFirst < 0;
+           !lookbackWarps && !vector && !groups && evictFirst < 0;
   }
   std::string toString() const;
 };

@@ -111,6 +111,13 @@ int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
   return plan.stages == 0 ? 0 : plan.stages * (stageBytes(spec, plan) + 48) + 256;
 }
 
+// Ops whose combine costs more instructions than an add need the warps of
+// more blocks per SM more than they need deeper stages.
+int maxRowStages(const ScanSpec &spec) {
+  const bool cheapCombine = spec.op == ScanOp::Sum || spec.op == ScanOp::Prod;
+  return cheapCombine ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
+}
+
 void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = rowItems(spec);
@@ -128,6 +135,14 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * tile / L,
                                                       rows / policy::SegmentedPolicy::kMinBlocks));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+    // Aligned rows stream the chunks' tiles through the row family's stages,
+    // in the row family's smaller blocks (the chunk keeps its bytes).
+    plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
+    plan.stages = bulkStages(spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes);
+    if (plan.stages == 0)
+      plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
+    plan.sharedBytes = pipelineSharedBytes(spec, plan);
+    plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
     return;
   }
   const int lookbackItems = pick(
@@ -167,10 +182,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
                : std::max<int>(policy::RowPolicy::kMinThreads, llvm::PowerOf2Ceil(threadsNeeded));
   };
   plan.threads = blockFor(pick(tuning.threads, policy::RowPolicy::kThreads));
-  // Ops whose combine costs more instructions than an add need the warps of
-  // more blocks per SM more than they need deeper stages.
-  const bool cheapCombine = spec.op == ScanOp::Sum || spec.op == ScanOp::Prod;
-  const int maxStages = cheapCombine ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
+  const int maxStages = maxRowStages(spec);
   plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
@@ -222,9 +234,12 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
   const int columns = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
                                      : policy::ColumnPolicy::kPipelineThreads;
   groups = std::max(1, std::min(groups, 1024 / columns));
-  const int64_t rowBytes = columns * inBytes, maskRowBytes = spec.mask ? columns : 16;
+  // Columns per thread, no wider than the strides allow (columnVector).
+  const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector), columnVector(spec, g));
+  const int64_t panel = int64_t(columns) * vector;
+  const int64_t rowBytes = panel * inBytes, maskRowBytes = spec.mask ? panel : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
-  const int64_t partialBytes = groups > 1 ? int64_t(groups) * columns * dtypeSize(accumulatorType(spec.in)) : 0;
+  const int64_t partialBytes = groups > 1 ? int64_t(groups) * panel * dtypeSize(accumulatorType(spec.in)) : 0;
   const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
   // Tuned rows per stage (rows=) still fit the block's shared memory.
   const int64_t rows = std::min<int64_t>(
@@ -236,13 +251,13 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
     return;
   plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
   plan.threads = columns * plan.groups;
-  plan.vector = 1;
+  plan.vector = vector;
   plan.unroll = 1;
   plan.rowsPerChunk = rows;
   plan.stages = stages;
   plan.sharedBytes = plan.stages * (rows * perRow + 8) + (plan.groups > 1 ? partialBytes : 0) + 256;
   plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
-  plan.grid = g.numLines() * ceilDiv(g.inner.size, columns);
+  plan.grid = g.numLines() * ceilDiv(g.inner.size, panel);
 }
 
 void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {

@@ -68,6 +68,7 @@ struct ColumnPolicy {
   // the slices' totals are exchanged): one thread per column left 4-8 warps
   // per SM, each issuing only every ~6 cycles.
   static constexpr int kPipelineGroups = 4;
+  static constexpr int kPipelineVector = 1;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;

@@ -124,14 +124,12 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     const In *src = reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes) + my;
     In raw[V];
     u8 keep[V];
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-      raw[v] = src[v];
-      keep[v] = P::kMask ? st.mask[s][r * Stages::kMaskRowBytes + my + v] : u8(1);
-    }
+    VectorAccess<In, V>::load_shared(src, raw); // stage rows and column groups are aligned
+    if (P::kMask)
+      VectorAccess<u8, V>::load_shared(st.mask[s] + r * Stages::kMaskRowBytes + my, keep);
 #pragma unroll
     for (int v = 0; v < V; ++v)
-      x[v] = v < valid && keep[v] != 0 ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
+      x[v] = v < valid && (!P::kMask || keep[v] != 0) ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
   };
   for (long long k = 0; k < kChunks; ++k) {
     const int s = int(k % S);

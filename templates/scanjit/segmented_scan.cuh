@@ -1,17 +1,19 @@
 // Segmented family for short contiguous rows: a block takes a chunk of whole
 // rows and scans it as one flat array of (value, starts-a-row) pairs, so a
 // tile covers many rows and every load is a full vector. Chunks begin on a
-// row boundary, so no carry crosses blocks.
+// row boundary, so no carry crosses blocks. With stages (sm_90, 16-byte
+// aligned rows) the chunks' tiles stream through the row family's pipeline.
 #pragma once
 
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/row_scan.cuh"
 #include "scanjit/tile_scan.cuh"
 
 namespace scanjit {
 
 template <class P, class Plan>
-__device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 *mask, void *out_) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef SegmentedMonoid<typename P::Op, Acc> M;
@@ -61,6 +63,17 @@ __device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, 
       for (int j = 0; j < I; ++j)
         x[j] = next[j];
     }
+  }
+}
+
+template <class P, class Plan>
+__device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_) {
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
+    const typename P::In *in = static_cast<const typename P::In *>(in_);
+    row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_),
+                                                     aligned16(in) && (!P::kMask || aligned16(mask)));
+  } else {
+    segmented_scan_direct<P, Plan>(in_, mask, out_);
   }
 }
 

@@ -98,9 +98,9 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   __device__ __forceinline__ void load_lifted(int s, int first, int valid, typename P::Acc (&x)[kItems]) const {
     In raw[kItems];
     u8 keep[kItems];
-    copy_from_shared<In, kItems>(reinterpret_cast<const In *>(in[s]) + first, raw);
+    VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
     if (P::kMask)
-      copy_from_shared<u8, kItems>(mask[s] + first, keep);
+      VectorAccess<u8, kItems>::load_shared(mask[s] + first, keep);
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
@@ -159,16 +159,6 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   __device__ __forceinline__ void drain_stores() const {
     if ((threadIdx.x & 31) == 0)
       bulk_wait_all();
-  }
-
-private:
-  template <class T, int N> static __device__ __forceinline__ void copy_from_shared(const T *p, T (&v)[N]) {
-    typedef VectorAccess<T, N> V;
-    typename V::Word w[V::kWords];
-#pragma unroll
-    for (int i = 0; i < V::kWords; ++i)
-      w[i] = reinterpret_cast<const typename V::Word *>(p)[i];
-    memcpy(v, w, sizeof(w));
   }
 };
 

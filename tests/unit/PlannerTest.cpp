@@ -73,6 +73,20 @@ TEST(Planner, ShortRowsThatAreNotContiguousUseFewerThreads) {
   EXPECT_EQ(p.threads, 32);
 }
 
+TEST(Planner, AlignedShortRowsStreamThroughStages) {
+  KernelPlan p = plan("sum f32[1048576,32] dim=1");
+  EXPECT_EQ(p.family, KernelFamily::RowSegmented);
+  EXPECT_EQ(p.threads, 128);
+  EXPECT_EQ(p.stages, 8);
+  EXPECT_EQ(p.rowsPerChunk, 512); // 16 KB of rows a block
+  EXPECT_NE(p.toString().find(" stages=8 smem="), std::string::npos);
+  // Rows of 37 floats cannot be bulk-copied: registers, 256 threads.
+  KernelPlan odd = plan("sum f32[100,37] dim=1");
+  EXPECT_EQ(odd.family, KernelFamily::RowSegmented);
+  EXPECT_EQ(odd.stages, 0);
+  EXPECT_EQ(odd.threads, 256);
+}
+
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
   KernelPlan p = plan("sum f32[32768,32768] dim=0");
   EXPECT_EQ(p.family, KernelFamily::Column);
@@ -194,6 +208,13 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
   EXPECT_FALSE(planKernel(mustParse("sum f32[8,16777216] dim=1"), *parsePlanTuning("evict_first=0")).evictFirst);
   EXPECT_FALSE(plan("sum f32[32768,32768] dim=1").evictFirst);
+  // Columns per thread for the column pipeline, within what the strides allow.
+  KernelPlan wideColumns = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("vector=4,threads=256,groups=8"));
+  EXPECT_EQ(wideColumns.vector, 4);
+  EXPECT_EQ(wideColumns.groups, 8);
+  EXPECT_EQ(wideColumns.grid, 32768 / 128);
+  EXPECT_EQ(planKernel(mustParse("sum f32[1000,1000,8] dim=0"), *parsePlanTuning("vector=8")).vector, 4);
+  EXPECT_FALSE(static_cast<bool>(parsePlanTuning("vector=3")));
   auto occupancy = parsePlanTuning("occupancy=1");
   ASSERT_TRUE(static_cast<bool>(occupancy));
   EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *occupancy).minBlocksPerSm, 1);
