@@ -228,15 +228,15 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
   if (!aligned(g.inner.size, inBytes) || (spec.mask && !aligned(g.inner.size, 1)) || !alignedDim(g.scan) ||
       !std::all_of(g.lines.begin(), g.lines.end(), alignedDim))
     return;
-  // A panel of `columns` threads, `groups` times over (tuned threads= is the
-  // whole block).
-  int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
-  const int columns = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
-                                     : policy::ColumnPolicy::kPipelineThreads;
-  groups = std::max(1, std::min(groups, 1024 / columns));
   // Columns per thread, no wider than the strides allow (columnVector).
   const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector), columnVector(spec, g));
-  const int64_t panel = int64_t(columns) * vector;
+  // A panel of groupThreads x vector columns, `groups` threads to a column:
+  // the policy's panel width, or a tuned block (threads=) split in groups.
+  int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
+  const int groupThreads = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
+                                          : std::max(32, policy::ColumnPolicy::kPipelineColumns / vector);
+  groups = std::max(1, std::min(groups, 1024 / groupThreads));
+  const int64_t panel = int64_t(groupThreads) * vector;
   const int64_t rowBytes = panel * inBytes, maskRowBytes = spec.mask ? panel : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
   const int64_t partialBytes = groups > 1 ? int64_t(groups) * panel * dtypeSize(accumulatorType(spec.in)) : 0;
@@ -250,7 +250,7 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
   if (rows < 1)
     return;
   plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
-  plan.threads = columns * plan.groups;
+  plan.threads = groupThreads * plan.groups;
   plan.vector = vector;
   plan.unroll = 1;
   plan.rowsPerChunk = rows;

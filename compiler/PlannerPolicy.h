@@ -60,15 +60,17 @@ struct ColumnPolicy {
   static constexpr long long kMinThreads = 131072;
   static constexpr int kDeepUnroll = 16;
   static constexpr int kMaxValuesInFlight = 16; // vector x unroll per thread
-  // Few columns on sm_90: panels of kPipelineThreads columns stream rows
+  // Few columns on sm_90: panels of kPipelineColumns columns stream rows
   // through shared-memory stages filled by bulk copies instead.
-  static constexpr int kPipelineThreads = 128;
+  static constexpr int kPipelineColumns = 128;
   static constexpr int kPipelineStages = 3;
   // Threads sharing each column (each scans a slice of a stage's rows, after
   // the slices' totals are exchanged): one thread per column left 4-8 warps
   // per SM, each issuing only every ~6 cycles.
   static constexpr int kPipelineGroups = 4;
-  static constexpr int kPipelineVector = 1;
+  // Columns per thread: 2 beat 1 and 4 (fewer instructions per element, and
+  // still 8 warps a block; H200 sweep in BENCHMARKS.md).
+  static constexpr int kPipelineVector = 2;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;

@@ -92,12 +92,12 @@ TEST(Planner, ScanningTheOuterDimUsesColumns) {
   EXPECT_EQ(p.family, KernelFamily::Column);
   EXPECT_EQ(p.geometry.inner.size, 32768);
   EXPECT_TRUE(p.geometry.lines.empty());
-  // 32768 columns cannot fill the GPU four to a thread: one each, in panels
+  // 32768 columns cannot fill the GPU four to a thread: two each, in panels
   // of 128 columns whose rows stream through three 32 KB stages, four
   // threads to a column (each scans a quarter of a stage's rows).
-  EXPECT_EQ(p.vector, 1);
+  EXPECT_EQ(p.vector, 2);
   EXPECT_EQ(p.groups, 4);
-  EXPECT_EQ(p.threads, 128 * 4);
+  EXPECT_EQ(p.threads, 64 * 4);
   EXPECT_EQ(p.stages, 3);
   EXPECT_FALSE(p.evictFirst);
   EXPECT_NE(p.toString().find(" groups=4"), std::string::npos);
@@ -195,12 +195,13 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   ASSERT_TRUE(static_cast<bool>(oneGroup));
   EXPECT_EQ(oneGroup->toString(), "groups=1,evict_first=1");
   KernelPlan single = planKernel(mustParse("sum f32[32768,32768] dim=0"), *oneGroup);
-  EXPECT_EQ(single.threads, 128);
+  EXPECT_EQ(single.threads, 64);
   EXPECT_TRUE(single.evictFirst);
   EXPECT_EQ(single.toString().find("groups="), std::string::npos);
   EXPECT_NE(single.toString().find(" evict_first=1"), std::string::npos);
-  // Tuned threads are the whole block: 256 threads in 4 groups are a panel of 64.
-  KernelPlan narrow = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("threads=256"));
+  // Tuned threads are the whole block: 256 threads in 4 groups, one column
+  // each, are a panel of 64.
+  KernelPlan narrow = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("threads=256,vector=1"));
   EXPECT_EQ(narrow.threads, 256);
   EXPECT_EQ(narrow.grid, 32768 / 64);
   // The look-back streams with the evict-first L2 policy unless tuned off;
