@@ -35,7 +35,10 @@ struct Plan {
   static constexpr int kUnroll = {{unroll}};
   static constexpr long long kRowsPerChunk = {{rows_per_chunk}}LL;
   static constexpr int kLookbackPerLane = {{lookback_per_lane}};
+  static constexpr int kLookbackWarps = {{lookback_warps}};
   static constexpr int kStages = {{stages}};
+  static constexpr int kGroups = {{groups}};
+  static constexpr bool kEvictFirst = {{evict_first}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
   static constexpr long long kWorkspaceBytes = {{workspace_bytes}}LL;
 };
@@ -148,8 +151,11 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"entry", plan.entry},
       {"family_call", familyCall(plan.family)},
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
+      {"lookback_warps", std::to_string(plan.lookbackWarps)},
       {"workspace_bytes", std::to_string(plan.workspaceBytes)},
       {"stages", std::to_string(plan.stages)},
+      {"groups", std::to_string(plan.groups)},
+      {"evict_first", boolText(plan.evictFirst)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},
   };

@@ -39,10 +39,17 @@ std::string KernelPlan::toString() const {
      << " index=" << (index64 ? 64 : 32);
   if (minBlocksPerSm > 1)
     os << " min_blocks=" << minBlocksPerSm;
-  if (family == KernelFamily::Row || family == KernelFamily::RowLookback || family == KernelFamily::Column)
+  if (family == KernelFamily::Row || family == KernelFamily::RowSegmented || family == KernelFamily::RowLookback ||
+      family == KernelFamily::Column)
     os << " stages=" << stages << " smem=" << sharedBytes;
   if (family == KernelFamily::RowLookback)
     os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
+  if (family == KernelFamily::RowLookback && lookbackWarps > 1)
+    os << " lookback_warps=" << lookbackWarps;
+  if (family == KernelFamily::Column && groups > 1)
+    os << " groups=" << groups;
+  if (evictFirst)
+    os << " evict_first=1";
   os << " scan=";
   printDim(os, geometry.scan);
   os << " lines=[";

@@ -50,9 +50,12 @@ struct KernelPlan {
   int unroll = 1;           // scan steps loaded ahead (column family)
   int64_t rowsPerChunk = 1; // rows per block (segmented family; row family when pipelined)
   int64_t grid = 0;         // blocks to launch (kernels loop if launched with fewer)
-  int lookbackPerLane = 0;  // look-back window = 32 * this many tiles (row_lookback)
+  int lookbackPerLane = 0;  // look-back window = 32 * lookbackWarps * this many tiles (row_lookback)
+  int lookbackWarps = 1;    // warps that read the look-back window (row_lookback)
   int stages = 0;           // shared-memory stages filled by bulk copies; 0: loads to registers (row, row_lookback)
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)
+  int groups = 1;           // threads sharing each column, each scanning a slice of a stage's rows (column pipeline)
+  bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback)
   bool index64 = false;     // 64-bit index arithmetic needed

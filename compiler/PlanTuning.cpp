@@ -22,6 +22,11 @@ std::string PlanTuning::toString() const {
   add("rows", rows);
   add("blocks", blocks);
   add("occupancy", occupancy);
+  add("lookback_warps", lookbackWarps);
+  add("vector", vector);
+  add("groups", groups);
+  if (evictFirst >= 0)
+    s += (s.empty() ? "" : ",") + std::string("evict_first=") + std::to_string(evictFirst);
   return s;
 }
 
@@ -31,31 +36,34 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
   text.trim().split(tokens, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef token : tokens) {
     auto [key, value] = token.trim().split('=');
+    const bool flag = key == "evict_first"; // the one key that may be 0
     int v = 0;
-    if (value.getAsInteger(10, v) || v <= 0)
+    if (value.getAsInteger(10, v) || v < 0 || (v == 0 && !flag))
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': expected key=<positive integer>");
+                               "plan tuning '" + token + "': expected key=<positive integer> (evict_first=0 or 1)");
     struct Knob {
       const char *name;
       int *field;
       int most;
     } knobs[] = {{"threads", &t.threads, 1024}, {"items", &t.items, 32}, {"lookback", &t.lookback, 32},
                  {"unroll", &t.unroll, 32}, {"stages", &t.stages, 8},  {"rows", &t.rows, 64},
-                 {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8}};
+                 {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8},
+                 {"lookback_warps", &t.lookbackWarps, 8}, {"vector", &t.vector, 8}, {"groups", &t.groups, 8},
+                 {"evict_first", &t.evictFirst, 1}};
     bool known = false;
     for (const Knob &k : knobs) {
       if (key != k.name)
         continue;
       known = true;
-      if (v > k.most || (k.field == &t.threads && v % 32 != 0))
+      if (v > k.most || (k.field == &t.threads && v % 32 != 0) || (k.field == &t.vector && (v & (v - 1)) != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy, lookback_warps, groups: 1 to 8; vector: 1, 2, 4 or 8; evict_first: 0 or 1)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, vector, groups, evict_first)");
   }
   return t;
 }

@@ -1,6 +1,6 @@
 // PlanTuning: explicit values for the planner's tunable choices, used to
 // tune the policy tables with the benchmark harness (BENCHMARKS.md says how).
-// Zero means "the policy's choice". A tuned plan is still a plain plan: its
+// Zero (evict_first: unset) means "the policy's choice". A tuned plan is still a plain plan: its
 // text is in the cache key, so a tuned kernel is never served for a default
 // one or the reverse.
 #pragma once
@@ -17,11 +17,18 @@ struct PlanTuning {
   int lookback = 0; // look-back window per lane, in tiles (row_lookback)
   int unroll = 0;   // scan steps loaded ahead (column)
   int stages = 0;   // most shared-memory stages (row, row_lookback; still within the budget)
-  int rows = 0;     // rows per block (row)
+  int rows = 0;     // rows per block (row); rows per stage (column pipeline)
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
   int occupancy = 0; // blocks per SM the registers must allow (row_lookback)
+  int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
+  int vector = 0;   // columns per thread, 1/2/4/8 (column pipeline; still within what the strides allow)
+  int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
+  int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
 
-  bool empty() const { return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy; }
+  bool empty() const {
+    return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
+           !lookbackWarps && !vector && !groups && evictFirst < 0;
+  }
   std::string toString() const;
 };
 

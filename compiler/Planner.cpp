@@ -78,8 +78,14 @@ int rowItems(const ScanSpec &spec) {
 }
 
 int pick(int tuned, int policyChoice) { return tuned > 0 ? tuned : policyChoice; }
+bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : policyChoice; }
 
-int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan);
+// Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh (the kernel
+// asserts its size fits): a stage holds a tile of input, later of output.
+int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
+  const int64_t tile = int64_t(plan.threads) * plan.items;
+  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile : 16);
+}
 
 // Stages for a row plan whose tiles can be bulk-copied: every tile start and
 // size a multiple of 16 bytes in the input and the mask (the kernel checks
@@ -99,17 +105,17 @@ int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan 
   return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
 }
 
-// Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh (the kernel
-// asserts its size fits): a stage holds a tile of input, later of output.
-int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
-  const int64_t tile = int64_t(plan.threads) * plan.items;
-  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile : 16);
-}
-
 // Stages, plus per stage an mbarrier, a work item and the record of where
 // threads copy it from without bulk copies; rounded up generously.
 int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
   return plan.stages == 0 ? 0 : plan.stages * (stageBytes(spec, plan) + 48) + 256;
+}
+
+// Ops whose combine costs more instructions than an add need the warps of
+// more blocks per SM more than they need deeper stages.
+int maxRowStages(const ScanSpec &spec) {
+  const bool cheapCombine = spec.op == ScanOp::Sum || spec.op == ScanOp::Prod;
+  return cheapCombine ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
 }
 
 void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
@@ -124,8 +130,19 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   if (contiguousRows && rows > 1 && L * policy::SegmentedPolicy::kMinRowsPerTile <= tile) {
     plan.family = KernelFamily::RowSegmented;
     plan.threads = policy::RowPolicy::kThreads;
-    plan.rowsPerChunk = std::max<int64_t>(1, policy::SegmentedPolicy::kTilesPerChunk * tile / L);
+    // Chunks of kTilesPerChunk tiles, but small enough that a small problem
+    // still spreads over the SMs (16x1024 was one block walking 8 tiles).
+    plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * tile / L,
+                                                      rows / policy::SegmentedPolicy::kMinBlocks));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+    // Aligned rows stream the chunks' tiles through the row family's stages,
+    // in the row family's smaller blocks (the chunk keeps its bytes).
+    plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
+    plan.stages = bulkStages(spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes);
+    if (plan.stages == 0)
+      plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
+    plan.sharedBytes = pipelineSharedBytes(spec, plan);
+    plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
     return;
   }
   const int lookbackItems = pick(
@@ -139,6 +156,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.threads = lookbackThreads;
     plan.items = lookbackItems;
     plan.lookbackPerLane = pick(tuning.lookback, policy::LookbackPolicy::kPerLane);
+    plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, policy::LookbackPolicy::kWarps), plan.threads / 32);
     // Two blocks of 512 threads leave 64 registers a thread: enough for a
     // 32-byte register tile (f32 x 8), and two blocks overlap better.
     const int accBytes = dtypeSize(accumulatorType(spec.in));
@@ -148,6 +166,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.stages = bulkStages(spec, tuning, plan, policy::LookbackPolicy::kStages,
                              policy::StagePolicy::kLookbackBudgetBytes);
     plan.sharedBytes = pipelineSharedBytes(spec, plan);
+    plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);
     plan.grid = rows * tilesPerRow;
     plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
     if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
@@ -163,10 +182,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
                : std::max<int>(policy::RowPolicy::kMinThreads, llvm::PowerOf2Ceil(threadsNeeded));
   };
   plan.threads = blockFor(pick(tuning.threads, policy::RowPolicy::kThreads));
-  // Ops whose combine costs more instructions than an add need the warps of
-  // more blocks per SM more than they need deeper stages.
-  const bool cheapCombine = spec.op == ScanOp::Sum || spec.op == ScanOp::Prod;
-  const int maxStages = cheapCombine ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
+  const int maxStages = maxRowStages(spec);
   plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
@@ -174,6 +190,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
+  plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
   // Several rows per block keep a pipelined block's stages full across rows.
   plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, policy::StagePolicy::kRowsPerBlock) : 1;
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);
@@ -196,9 +213,10 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
   return v;
 }
 
-// Few columns: a block per panel of threads x 1 columns of a line, rows
-// streamed through stages of rowsPerChunk rows when every row of a panel can
-// be bulk-copied (16-byte multiples; the kernel checks the pointers).
+// Few columns: a block per panel of columns of a line (groups threads per
+// column), rows streamed through stages of rowsPerChunk rows when every row
+// of a panel can be bulk-copied (16-byte multiples; the kernel checks the
+// pointers).
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
 void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
@@ -210,19 +228,36 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
   if (!aligned(g.inner.size, inBytes) || (spec.mask && !aligned(g.inner.size, 1)) || !alignedDim(g.scan) ||
       !std::all_of(g.lines.begin(), g.lines.end(), alignedDim))
     return;
-  const int threads = pick(tuning.threads, policy::ColumnPolicy::kPipelineThreads);
-  const int64_t rowBytes = threads * inBytes, maskRowBytes = spec.mask ? threads : 16;
-  const int64_t rows = std::min<int64_t>(policy::ColumnPolicy::kMaxRowsPerStage,
-                                         policy::ColumnPolicy::kStageBytes / (rowBytes + maskRowBytes));
+  // Columns per thread, no wider than the strides allow (columnVector).
+  const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector), columnVector(spec, g));
+  // A panel of groupThreads x vector columns, `groups` threads to a column:
+  // the policy's panel width, or a tuned block (threads=) split in groups.
+  int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
+  const int groupThreads = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
+                                          : std::max(32, policy::ColumnPolicy::kPipelineColumns / vector);
+  groups = std::max(1, std::min(groups, 1024 / groupThreads));
+  const int64_t panel = int64_t(groupThreads) * vector;
+  const int64_t rowBytes = panel * inBytes, maskRowBytes = spec.mask ? panel : 16;
+  const int64_t perRow = rowBytes + maskRowBytes;
+  const int64_t partialBytes = groups > 1 ? int64_t(groups) * panel * dtypeSize(accumulatorType(spec.in)) : 0;
+  const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
+  // Tuned rows per stage (rows=) still fit the block's shared memory.
+  const int64_t rows = std::min<int64_t>(
+      tuning.rows > 0 ? tuning.rows
+                      : std::min<int64_t>(policy::ColumnPolicy::kMaxRowsPerStage,
+                                          policy::ColumnPolicy::kStageBytes / perRow),
+      (policy::kMaxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
   if (rows < 1)
     return;
-  plan.threads = threads;
-  plan.vector = 1;
+  plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
+  plan.threads = groupThreads * plan.groups;
+  plan.vector = vector;
   plan.unroll = 1;
   plan.rowsPerChunk = rows;
-  plan.stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
-  plan.sharedBytes = plan.stages * (rows * (rowBytes + maskRowBytes) + 8) + 256;
-  plan.grid = g.numLines() * ceilDiv(g.inner.size, threads);
+  plan.stages = stages;
+  plan.sharedBytes = plan.stages * (rows * perRow + 8) + (plan.groups > 1 ? partialBytes : 0) + 256;
+  plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
+  plan.grid = g.numLines() * ceilDiv(g.inner.size, panel);
 }
 
 void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {

@@ -26,6 +26,7 @@ struct StagePolicy {
   static constexpr int kLookbackBudgetBytes = 84 * 1024; // look-back: room for four 16 KB stages with their mask
   static constexpr int kRowThreads = 128;       // row family when pipelined (tuned on H200: BENCHMARKS.md)
   static constexpr int kRowsPerBlock = 1;        // row family: rows a pipelined block streams
+  static constexpr bool kEvictFirst = false;     // row family: the evict-first L2 policy was slower (H200)
 };
 
 struct LookbackPolicy {
@@ -35,6 +36,8 @@ struct LookbackPolicy {
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items
   static constexpr int kMaxItems = 16;
   static constexpr int kStages = 3;           // three 16 KB stages (four were slower on H200)
+  static constexpr int kWarps = 1;            // warps reading the window
+  static constexpr bool kEvictFirst = true;   // evict-first L2 policy: 1.52 -> 1.38 of copy on H200 (BENCHMARKS.md)
   static constexpr int kPerLane = 8;          // window of 32 * 8 = 256 tiles
   static constexpr int kMinBlocksPerSm = 2;   // 32-byte register tiles: registers capped at 64 for 512 threads
   static constexpr int kMaxBlocks = 1024;      // blocks loop over tiles by ticket (pipelined plans)
@@ -43,6 +46,7 @@ struct LookbackPolicy {
 struct SegmentedPolicy {
   static constexpr int kMinRowsPerTile = 2;   // below this, a plain row scan is as good
   static constexpr int kTilesPerChunk = 8;    // work per block, in tiles
+  static constexpr int kMinBlocks = 264;      // small problems: smaller chunks, so every SM has work
 };
 
 struct ColumnPolicy {
@@ -56,10 +60,18 @@ struct ColumnPolicy {
   static constexpr long long kMinThreads = 131072;
   static constexpr int kDeepUnroll = 16;
   static constexpr int kMaxValuesInFlight = 16; // vector x unroll per thread
-  // Few columns on sm_90: panels of kPipelineThreads columns stream rows
+  // Few columns on sm_90: panels of kPipelineColumns columns stream rows
   // through shared-memory stages filled by bulk copies instead.
-  static constexpr int kPipelineThreads = 128;
+  static constexpr int kPipelineColumns = 128;
   static constexpr int kPipelineStages = 3;
+  // Threads sharing each column (each scans a slice of a stage's rows, after
+  // the slices' totals are exchanged): one thread per column left 4-8 warps
+  // per SM, each issuing only every ~6 cycles.
+  static constexpr int kPipelineGroups = 4;
+  // Columns per thread: 2 beat 1 and 4 (fewer instructions per element, and
+  // still 8 warps a block; H200 sweep in BENCHMARKS.md).
+  static constexpr int kPipelineVector = 2;
+  static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;
 };
@@ -71,5 +83,6 @@ struct StridedPolicy {
 
 // Largest grid the planner asks for; kernels loop over the remaining work.
 inline constexpr int64_t kMaxGrid = 2147483647;
+inline constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024; // sm_90's opt-in limit per block
 
 } // namespace scanjit::policy

@@ -76,11 +76,12 @@ if [[ " ${steps[*]} " == *" ncu "* ]]; then
 fi
 if want sanitize; then
   # A few GPU tests, then single kernels of each staged path (row, look-back,
-  # column, mask/reverse/exclusive, 2- and 8-byte types) run by the CLI.
+  # segmented, column, mask/reverse/exclusive, 2- and 8-byte types) run by the CLI.
   small='Api.PrepareOnceLaunchManyOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement'
   specs=("sum f32[3,40000] dim=1 mask reverse" "logsumexp f64[3,40000] dim=1 exclusive"
          "sum f32[100003] dim=0" "sum f32[64,3008] dim=1 mask" "sum f16[256,32768] dim=1 exclusive"
-         "sum i32[16,4096] dim=1" "max f32[300,700] dim=0 reverse" "sum f32[40,64,30] dim=1")
+         "sum i32[16,4096] dim=1" "max f32[300,700] dim=0 reverse" "sum f32[40,64,30] dim=1"
+         "sum f32[8000,48] dim=1 mask reverse exclusive")
   for tool in memcheck racecheck synccheck; do
     log="$logs/sanitize-$tool.log"
     : > "$log"

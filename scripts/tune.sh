@@ -5,7 +5,9 @@
 # compiler/PlannerPolicy.h; BENCHMARKS.md records the sweeps.
 #
 #   scripts/tune.sh BUILD_DIR "tuning;tuning;..." "spec" ["spec"...]
-#   (an empty tuning is the policy's own choice)
+#   (an empty tuning is the policy's own choice; TUNE_CHECK=1 also checks each
+#    tuned kernel against the float64 reference with `scanjit run`, since the
+#    benchmark itself does not check results)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$1 tunings=$2; shift 2
@@ -17,4 +19,10 @@ echo "|---|---|---|---|---|---|---|"
 for t in "${list[@]}"; do
   SCANJIT_PLAN_TUNE="$t" "$build/bench/scanjit_bench" --iters "${TUNE_ITERS:-20}" "${args[@]}" 2>&1 |
     grep '^| custom' | sed "s/^| custom /| ${t:-policy} /"
+  if [ "${TUNE_CHECK:-0}" = 1 ]; then
+    for s in "$@"; do
+      result=$(SCANJIT_PLAN_TUNE="$t" "$build/tools/scanjit" run --iters 1 --check-lines 2 "$s" 2>&1 | grep -E '^check:|error' | head -1)
+      echo "|   check ${t:-policy} | \`$s\` | ${result:-no result} |"
+    done
+  fi
 done

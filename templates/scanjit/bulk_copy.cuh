@@ -55,13 +55,54 @@ __device__ __forceinline__ void mbarrier_wait(u64 *bar, unsigned parity) {
                : "memory");
 }
 
+// An L2 policy for bytes a scan touches once: evicted first, so streaming
+// tiles do not push out lines that are read again (the look-back's flags).
+__device__ __forceinline__ u64 l2_evict_first() {
+  u64 policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
 // `bytes` (a multiple of 16) from 16-byte aligned global `src` to shared
-// `dst`, counted on `bar`.
+// `dst`, counted on `bar`; kEvictFirst: with the evict-first L2 policy.
+template <bool kEvictFirst>
 __device__ __forceinline__ void bulk_copy_to_shared(void *dst, const void *src, unsigned bytes, u64 *bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   shared_address(dst)),
-               "l"(src), "r"(bytes), "r"(shared_address(bar))
-               : "memory");
+  if (kEvictFirst)
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, "
+                 "[%3], %4;" ::"r"(shared_address(dst)),
+                 "l"(src), "r"(bytes), "r"(shared_address(bar)), "l"(l2_evict_first())
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     shared_address(dst)),
+                 "l"(src), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
+}
+
+// `bytes` (a multiple of 16) from shared `src` to 16-byte aligned global
+// `dst`, in the issuing thread's current bulk group (commit it after).
+template <bool kEvictFirst>
+__device__ __forceinline__ void bulk_copy_to_global(void *dst, const void *src, unsigned bytes) {
+  if (kEvictFirst)
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(dst),
+                 "r"(shared_address(src)), "r"(bytes), "l"(l2_evict_first())
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst),
+                 "r"(shared_address(src)), "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+
+// The issuing thread's bulk stores have read their shared memory (it may be
+// overwritten) / have completed.
+__device__ __forceinline__ void bulk_wait_read_all() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+__device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+// This thread's shared-memory writes become visible to the copy engine.
+__device__ __forceinline__ void fence_shared_to_async_proxy() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
 } // namespace scanjit

@@ -1,10 +1,19 @@
 // Column family through shared-memory stages (sm_90): a block owns a panel
-// of kPanel = threads x vector contiguous columns of one line and walks the
-// scan through stages of Plan::kRowsPerChunk rows, each row of the panel one bulk copy
-// (issued by the lanes of warp 0, counted on one mbarrier). Threads read
-// their columns from the stage, carry in registers, and store each row's
-// results coalesced across the block. Deep stages put many bytes in flight
-// even when there are few columns (dim=0 of a square matrix).
+// of kPanel = threads / groups x vector contiguous columns of one line and
+// walks the scan through stages of Plan::kRowsPerChunk rows, each row of the
+// panel one bulk copy (issued by the lanes of warp 0, counted on one
+// mbarrier). Threads read their columns from the stage, carry in registers,
+// and store each row's results coalesced across the panel. Deep stages put
+// many bytes in flight even when there are few columns (dim=0 of a square
+// matrix).
+//
+// With Plan::kGroups > 1, that many threads share each column: group g scans
+// the g-th slice of the stage's rows. Each first reduces its slice, the
+// slices' totals go through shared memory, and each then scans its slice
+// from the carry combined with the totals of the slices before it. A column
+// costs two shared-memory reads per element instead of one, and the block
+// has kGroups times the warps: with one thread per column, few columns left
+// a few warps per SM, each waiting on its own latency every row.
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
@@ -13,13 +22,15 @@
 
 namespace scanjit {
 
-template <class P, int kStages, int kRows, int kPanel> struct ColumnStages {
+template <class P, int kStages, int kRows, int kPanel, int kGroups> struct ColumnStages {
   typedef typename P::In In;
   static constexpr int kRowBytes = kPanel * int(sizeof(In));
   static constexpr int kMaskRowBytes = P::kMask ? kPanel : 16;
   alignas(128) unsigned char in[kStages][kRows * kRowBytes];
   alignas(16) unsigned char mask[kStages][kRows * kMaskRowBytes];
   u64 full[kStages];
+  // Each group's slice total per column (a single unused value for one group).
+  typename P::Acc partial[kGroups > 1 ? kGroups : 1][kGroups > 1 ? kPanel : 1];
 };
 
 template <class P, class Plan>
@@ -30,12 +41,14 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   typedef typename P::In In;
   typedef typename P::Scan Scan;
   constexpr int T = Plan::kThreads, V = Plan::kVector, S = Plan::kStages, R = int(Plan::kRowsPerChunk);
-  constexpr int kPanel = T * V;
+  constexpr int G = Plan::kGroups;
+  static_assert(T % (32 * G) == 0, "each group is whole warps");
+  constexpr int kPanel = T / G * V;
   constexpr long long L = P::kLength;
   constexpr long long C = P::Inner::kSize;
   constexpr long long kPanels = (C + kPanel - 1) / kPanel;
   constexpr long long kChunks = (L + R - 1) / R; // stages' worth of rows along the scan
-  typedef ColumnStages<P, S, R, kPanel> Stages;
+  typedef ColumnStages<P, S, R, kPanel, G> Stages;
   static_assert(sizeof(Stages) <= Plan::kSharedBytes, "the host launches with too little shared memory");
   extern __shared__ __align__(128) unsigned char scanjit_dynamic_shared[];
   Stages &st = *reinterpret_cast<Stages *>(scanjit_dynamic_shared);
@@ -70,10 +83,10 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll 1
       for (int r = threadIdx.x; r < count; r += 32) {
         const Index row = first + Index(r);
-        bulk_copy_to_shared(st.in[s] + r * Stages::kRowBytes, in + o.in + row * Index(Scan::kIn),
+        bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, in + o.in + row * Index(Scan::kIn),
                             unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
         if (P::kMask)
-          bulk_copy_to_shared(st.mask[s] + r * Stages::kMaskRowBytes, mask + o.mask + row * Index(Scan::kMask),
+          bulk_copy_to_shared<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, mask + o.mask + row * Index(Scan::kMask),
                               unsigned(panel_elems), &st.full[s]);
       }
       return;
@@ -98,12 +111,26 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     for (long long k = 0; k < S && k < kChunks; ++k)
       fill(int(k), k);
 
-  const int my = int(threadIdx.x) * V; // this thread's first column in the panel
+  const int my = int(threadIdx.x % (T / G)) * V; // this thread's first column in the panel
+  const int group = int(threadIdx.x / (T / G));
   const Index valid = Index(panel_elems - my);
   Acc carry[V];
 #pragma unroll
   for (int v = 0; v < V; ++v)
     carry[v] = P::Op::identity();
+  // Row i (in scan order) of stage s, this thread's columns, lifted.
+  auto lifted = [&](int s, int count, int i, Acc (&x)[V]) {
+    const int r = P::kReverse ? count - 1 - i : i; // row within the stage, in memory order
+    const In *src = reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes) + my;
+    In raw[V];
+    u8 keep[V];
+    VectorAccess<In, V>::load_shared(src, raw); // stage rows and column groups are aligned
+    if (P::kMask)
+      VectorAccess<u8, V>::load_shared(st.mask[s] + r * Stages::kMaskRowBytes + my, keep);
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      x[v] = v < valid && (!P::kMask || keep[v] != 0) ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
+  };
   for (long long k = 0; k < kChunks; ++k) {
     const int s = int(k % S);
     if (bulk) {
@@ -115,29 +142,62 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     Index first;
     int count;
     chunk_rows(k, first, count);
-    for (int i = 0; i < count; ++i) {
-      const int r = P::kReverse ? count - 1 - i : i; // row within the stage, in scan order
-      const Index row = first + Index(r);
-      Acc x[V], res[V];
-      if (valid > 0) {
-        const In *src = reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes) + my;
-        In raw[V];
-        u8 keep[V];
+    const int slice = (count + G - 1) / G; // rows per group, in scan order
+    const int lo = min(count, group * slice), hi = min(count, lo + slice);
+    Acc run[V]; // the running value: the carry, then each slice total before this group's
 #pragma unroll
-        for (int v = 0; v < V; ++v) {
-          raw[v] = src[v];
-          keep[v] = P::kMask ? st.mask[s][r * Stages::kMaskRowBytes + my + v] : u8(1);
+    for (int v = 0; v < V; ++v)
+      run[v] = carry[v];
+    if constexpr (G > 1) {
+      if (valid > 0) {
+        Acc total[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+          total[v] = P::Op::identity();
+        for (int i = lo; i < hi; ++i) {
+          Acc x[V];
+          lifted(s, count, i, x);
+#pragma unroll
+          for (int v = 0; v < V; ++v)
+            total[v] = P::Op::combine(total[v], x[v]);
         }
 #pragma unroll
+        for (int v = 0; v < V; ++v)
+          st.partial[group][my + v] = total[v];
+      }
+      __syncthreads();
+      if (valid > 0) {
+        // Every group combines the totals in the same order, so all agree
+        // on the next carry bit for bit.
+        for (int h = 0; h < G; ++h) {
+#pragma unroll
+          for (int v = 0; v < V; ++v) {
+            if (h < group)
+              run[v] = P::Op::combine(run[v], st.partial[h][my + v]);
+            carry[v] = P::Op::combine(carry[v], st.partial[h][my + v]);
+          }
+        }
+      }
+    }
+    for (int i = lo; i < hi; ++i) {
+      if (valid > 0) {
+        const int r = P::kReverse ? count - 1 - i : i;
+        const Index row = first + Index(r);
+        Acc x[V], res[V];
+        lifted(s, count, i, x);
+#pragma unroll
         for (int v = 0; v < V; ++v) {
-          const bool use = v < valid && keep[v] != 0;
-          x[v] = use ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
-          const Acc before = carry[v];
-          carry[v] = P::Op::combine(carry[v], x[v]);
-          res[v] = P::kExclusive ? before : carry[v];
+          const Acc before = run[v];
+          run[v] = P::Op::combine(run[v], x[v]);
+          res[v] = P::kExclusive ? before : run[v];
         }
         store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
       }
+    }
+    if constexpr (G == 1) {
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        carry[v] = run[v];
     }
     // Every thread has read stage s: refill it with the chunk S ahead.
     __syncthreads();

@@ -142,29 +142,32 @@ template <class P, class Plan> struct LookbackShared {
   BlockScanStorage<M, Plan::kThreads> storage;
   long long id;
   typename P::Acc prefix;
+  typename P::Acc window_totals[Plan::kLookbackWarps]; // one per warp reading the window
 };
 
-// Warp 0's view of the window of tile `id`: lane `lane` combines window
-// tiles first .. first+K-1 in order (those of the tile's row before the
-// tile: k in [k_begin, k_end)); lane 0 also reads the base, whose inclusive
-// prefix starts the tile's. load() issues every load of a round before any
-// is checked, so a round costs one memory latency, and a caller may do other
-// work between load() and prefix().
-template <class M, int K> struct LookbackWindow {
+// The view of tile `id`'s window held by the first N warps: reader `g`
+// (thread g, g < 32 N) combines window tiles first .. first+K-1 in order
+// (those of the tile's row before the tile: k in [k_begin, k_end)); reader
+// 0 also reads the base, whose inclusive prefix starts the tile's. load()
+// issues every load of a round before any is checked, so a round costs one
+// memory latency, and a caller may do other work between load() and
+// prefix(). More warps widen the window without more registers a thread.
+template <class M, int K, int N> struct LookbackWindow {
   typedef typename M::Value Acc;
   typedef FlaggedValue<Acc> Flagged;
-  static constexpr long long W = 32LL * K; // the fixed window, in tiles
+  static constexpr int kReaders = 32 * N;
+  static constexpr long long W = (long long)kReaders * K; // the fixed window, in tiles
   const Flagged *window;
   const Flagged *base; // null when the tile's row starts inside the window
   int k_begin, k_end;
   Flagged seen[K], base_value;
 
   __device__ __forceinline__ LookbackWindow(const LookbackWorkspace<Acc> &ws, long long id, long long row_first,
-                                            int lane) {
+                                            int reader) {
     const long long base_id = id - W;
-    const long long first = base_id + 1 + (long long)lane * K;
+    const long long first = base_id + 1 + (long long)reader * K;
     window = ws.aggregate + first;
-    base = lane == 0 && base_id >= row_first ? ws.inclusive + base_id : nullptr;
+    base = reader == 0 && base_id >= row_first ? ws.inclusive + base_id : nullptr;
     k_begin = int(max(0LL, min((long long)K, row_first - first)));
     k_end = int(max(0LL, min((long long)K, id - first)));
 #pragma unroll
@@ -192,10 +195,11 @@ template <class M, int K> struct LookbackWindow {
     return ok;
   }
 
-  // Every lane of warp 0, after load(): polls until the window is complete
-  // and returns the tile's prefix on lane 0 (the combination of everything
-  // before the tile in its row).
-  __device__ __forceinline__ Acc prefix(int lane) {
+  // Every reader, after load(): polls until its part of the window is
+  // complete and returns the tile's prefix on reader 0 (the combination of
+  // everything before the tile in its row). The fold order is fixed: items
+  // in order, lanes by the warp scan, warps in order, then the base.
+  __device__ __forceinline__ Acc prefix(Acc (&warp_totals)[N]) {
     while (!ready()) {
       __nanosleep(32);
       load();
@@ -206,10 +210,48 @@ template <class M, int K> struct LookbackWindow {
       if (k >= k_begin && k < k_end)
         part = M::combine(part, seen[k].value());
     Acc window_total;
-    (void)warp_exclusive_scan<M, false>(part, lane, window_total);
+    (void)warp_exclusive_scan<M, false>(part, threadIdx.x & 31, window_total);
+    if constexpr (N > 1) {
+      if ((threadIdx.x & 31) == 0)
+        warp_totals[threadIdx.x >> 5] = window_total;
+      // Only the reading warps meet here (barrier 0 is the block's).
+      asm volatile("bar.sync 1, %0;" ::"r"(kReaders) : "memory");
+      if (threadIdx.x == 0) {
+        window_total = warp_totals[0];
+#pragma unroll
+        for (int w = 1; w < N; ++w)
+          window_total = M::combine(window_total, warp_totals[w]);
+      }
+    }
     return base ? M::combine(base_value.value(), window_total) : window_total;
   }
 };
+
+template <class P, class Plan>
+using LookbackWindowOf = LookbackWindow<typename LookbackShared<P, Plan>::M, Plan::kLookbackPerLane,
+                                        Plan::kLookbackWarps>;
+
+// Finishes tile `id`, scanned into `s`, whose window the reading warps have
+// loaded: they wait for it, thread 0 publishes the tile's inclusive prefix,
+// and after the block barrier every thread has its results in `r`. The
+// caller makes sure no thread still reads sh.prefix from an earlier tile.
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P, Plan> &window,
+                                                const TileScanState<typename LookbackShared<P, Plan>::M, Plan::kItems> &s,
+                                                LookbackWorkspace<typename P::Acc> &ws, LookbackShared<P, Plan> &sh,
+                                                typename P::Acc (&r)[Plan::kItems]) {
+  typedef typename LookbackShared<P, Plan>::M M;
+  if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders) {
+    const typename P::Acc prefix = window.prefix(sh.window_totals);
+    if (threadIdx.x == 0) {
+      store_flagged(ws.inclusive + id, FlaggedValue<typename P::Acc>::of(M::combine(prefix, s.total)));
+      sh.prefix = prefix;
+    }
+  }
+  __syncthreads();
+  const bool no_heads[Plan::kItems] = {};
+  tile_results<M, typename P::Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, sh.prefix, no_heads, r);
+}
 
 // Scans tile `id` whose lifted items are in `x` and chains it to the
 // earlier tiles: `r` receives this thread's results. `tile_read` runs on
@@ -221,26 +263,16 @@ __device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePl
                                               LookbackWorkspace<typename P::Acc> &ws,
                                               LookbackShared<P, Plan> &sh, int &buffer, TileRead tile_read) {
   typedef typename LookbackShared<P, Plan>::M M;
-  constexpr int T = Plan::kThreads, I = Plan::kItems;
-  const bool no_heads[I] = {};
-  TileScanState<M, I> s;
-  tile_local_scan<M, P::kReverse, T, I>(x, s, sh.storage, buffer);
-  if (threadIdx.x == 0)
+  TileScanState<M, Plan::kItems> s;
+  tile_local_scan<M, P::kReverse, Plan::kThreads, Plan::kItems>(x, s, sh.storage, buffer);
+  if (threadIdx.x == 0) {
     tile_read();
-  if (threadIdx.x < 32) {
-    const int lane = threadIdx.x;
-    if (lane == 0)
-      store_flagged(ws.aggregate + id, FlaggedValue<typename P::Acc>::of(s.total));
-    LookbackWindow<M, Plan::kLookbackPerLane> window(ws, id, at.row_first, lane);
-    window.load();
-    const typename P::Acc prefix = window.prefix(lane);
-    if (lane == 0) {
-      store_flagged(ws.inclusive + id, FlaggedValue<typename P::Acc>::of(M::combine(prefix, s.total)));
-      sh.prefix = prefix;
-    }
+    store_flagged(ws.aggregate + id, FlaggedValue<typename P::Acc>::of(s.total));
   }
-  __syncthreads();
-  tile_results<M, typename P::Acc, P::kReverse, P::kExclusive, I>(s, sh.prefix, no_heads, r);
+  LookbackWindowOf<P, Plan> window(ws, id, at.row_first, int(threadIdx.x));
+  if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders)
+    window.load();
+  lookback_finish<P, Plan>(id, window, s, ws, sh, r);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any
@@ -294,12 +326,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   typedef typename LookbackShared<P, Plan>::M M;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
-  typedef TilePipeline<P, S, kTile> Pipe;
-  typedef LookbackWindow<M, Plan::kLookbackPerLane> Window;
+  typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
+  typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
-  const bool no_heads[I] = {};
-  const int lane = threadIdx.x & 31;
   int buffer = 0;
   auto issue = [&](int stage) {
     const long long id = (long long)atomicAdd(ws.counter, 1ULL);
@@ -322,16 +352,17 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     const int stage = int(q % S);
     const long long b = pipe.wait(bulk, stage, q / S);
     const LookbackTilePlace<P, Plan> at_a(a < 0 ? 0 : a);
-    Window window(ws, a, at_a.row_first, lane);
-    if (a >= 0 && threadIdx.x < 32)
+    Window window(ws, a, at_a.row_first, int(threadIdx.x));
+    if (a >= 0 && threadIdx.x < Window::kReaders)
       window.load();
     TileScanState<M, I> sb;
     if (b >= 0) {
       Acc x[I];
       pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, LookbackTilePlace<P, Plan>(b).elems(), x);
+      pipe.retire_stores();
       tile_local_scan<M, P::kReverse, Plan::kThreads, I>(x, sb, sh.storage, buffer);
-      // Past the barrier: every thread has read stage b and stored tile a's
-      // predecessor from its stage.
+      // Past the barrier: every thread has read stage b, and the bulk stores
+      // of tile a's predecessor have read its stage.
       if (threadIdx.x == 0) {
         store_flagged(ws.aggregate + b, FlaggedValue<Acc>::of(sb.total));
         if (!staged)
@@ -345,16 +376,8 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       // results read sh.prefix: wait for them before overwriting it.
       if (b < 0)
         __syncthreads();
-      if (threadIdx.x < 32) {
-        const Acc prefix = window.prefix(lane);
-        if (lane == 0) {
-          store_flagged(ws.inclusive + a, FlaggedValue<Acc>::of(M::combine(prefix, sa.total)));
-          sh.prefix = prefix;
-        }
-      }
-      __syncthreads();
       Acc r[I];
-      tile_results<M, Acc, P::kReverse, P::kExclusive, I>(sa, sh.prefix, no_heads, r);
+      lookback_finish<P, Plan>(a, window, sa, ws, sh, r);
       const int a_stage = int((q + S - 1) % S);
       if constexpr (Pipe::kCanStageOutput) {
         if (staged)
@@ -365,8 +388,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
         store_converted<P, I, 1>(out + at_a.o.out + start, Index(P::kLength) - start, r);
       }
     }
-    if (b < 0)
+    if (b < 0) {
+      pipe.drain_stores();
       return;
+    }
     a = b;
     sa = sb;
   }

@@ -59,37 +59,55 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
 // Results go back out through the tile's stage when the output allows it
 // (`staged`): the stage is then refilled one tile later, once every thread
 // has read it again.
-template <class P, class Plan>
+//
+// The unit a block walks is a chunk of kChunkRows rows. The row family
+// passes 1 (its rows may lie anywhere). The segmented family passes its
+// chunks of whole contiguous rows: a chunk is then one flat array of tiles
+// scanned with row heads, as in segmented_scan_direct.
+template <class Op, class Acc, bool kSegmented> struct ChunkMonoid {
+  typedef PlainMonoid<Op, Acc> M;
+};
+template <class Op, class Acc> struct ChunkMonoid<Op, Acc, true> {
+  typedef SegmentedMonoid<Op, Acc> M;
+};
+
+template <class P, class Plan, long long kChunkRows>
 __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                    typename P::Out *out, bool bulk) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
-  typedef PlainMonoid<typename P::Op, Acc> M;
+  constexpr bool kSegmented = kChunkRows > 1;
+  typedef typename ChunkMonoid<typename P::Op, Acc, kSegmented>::M M;
   constexpr int T = Plan::kThreads, I = Plan::kItems, S = Plan::kStages;
   constexpr long long L = P::kLength;
   constexpr int kTile = T * I;
-  constexpr long long kTiles = (L + kTile - 1) / kTile;
   constexpr long long kRows = P::Lines::kCount;
-  typedef TilePipeline<P, S, kTile> Pipe;
+  constexpr long long kChunks = (kRows + kChunkRows - 1) / kChunkRows;
+  constexpr long long kChunkElems = kChunkRows * L;
+  constexpr long long kTiles = (kChunkElems + kTile - 1) / kTile; // per chunk (the last may have fewer)
+  typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;
-  const bool no_heads[I] = {};
-  // Work item q: tile q % kTiles (in scan order) of the block's row q / kTiles.
-  const long long rows_here = blockIdx.x < kRows ? (kRows - 1 - blockIdx.x) / gridDim.x + 1 : 0;
-  const long long items = rows_here * kTiles;
+  // Work item q: tile q % kTiles (in scan order) of the block's chunk q / kTiles.
+  const long long chunks_here = blockIdx.x < kChunks ? (kChunks - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const long long last_chunk = blockIdx.x + (chunks_here - 1) * gridDim.x;
+  const long long last_elems = min(kChunkElems, kRows * L - last_chunk * kChunkElems);
+  const long long items = chunks_here > 0 ? (chunks_here - 1) * kTiles + (last_elems + kTile - 1) / kTile : 0;
   struct Place {
     Offsets<Index> o;
-    Index start; // the tile's first element in its row
-    int elems;   // the tile's elements (fewer for a row's last tile)
+    Index start; // the tile's first element in its chunk
+    int elems;   // the tile's elements (fewer for a chunk's last tile)
   };
   auto place = [&](long long q) {
+    const long long chunk = blockIdx.x + (q / kTiles) * gridDim.x;
+    const long long n = min(kChunkElems, kRows * L - chunk * kChunkElems);
+    const long long tiles = (n + kTile - 1) / kTile;
     const long long k = q % kTiles;
-    const Index row = Index(blockIdx.x + (q / kTiles) * gridDim.x);
     Place p;
-    p.o = line_offsets<Index, typename P::Lines>(row);
-    p.start = (P::kReverse ? Index(kTiles - 1 - k) : Index(k)) * Index(kTile);
-    p.elems = int(min((long long)kTile, L - (long long)p.start));
+    p.o = line_offsets<Index, typename P::Lines>(Index(chunk * kChunkRows));
+    p.start = (P::kReverse ? Index(tiles - 1 - k) : Index(k)) * Index(kTile);
+    p.elems = int(min((long long)kTile, n - (long long)p.start));
     return p;
   };
   auto issue = [&](long long q) {
@@ -111,14 +129,31 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     const Place p = place(q);
     Acc x[I], r[I];
     pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, p.elems, x);
+    bool heads[I] = {};
+    typename M::Value v[I];
+    if constexpr (kSegmented) {
+      // A row starts at its first element (its last, in reverse).
+      Index pos = (p.start + Index(threadIdx.x) * I) % Index(L);
+#pragma unroll
+      for (int j = 0; j < I; ++j) {
+        heads[j] = int(threadIdx.x) * I + j < p.elems && pos == (P::kReverse ? Index(L) - 1 : Index(0));
+        v[j] = M::make(x[j], heads[j]);
+        pos = pos + 1 == Index(L) ? Index(0) : pos + 1;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < I; ++j)
+        v[j] = x[j];
+    }
     TileScanState<M, I> s;
-    tile_local_scan<M, P::kReverse, T, I>(x, s, storage, buffer);
+    pipe.retire_stores();
+    tile_local_scan<M, P::kReverse, T, I>(v, s, storage, buffer);
     // Past the tile's block barrier every thread has read this stage (and,
-    // when staged, stored the previous tile from its stage).
+    // when staged, the previous tile's bulk stores have read its stage).
     const long long refill = staged ? q - 1 + S : q + S;
     if (threadIdx.x == 0 && refill < items && (!staged || q >= 1))
       issue(refill);
-    tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, no_heads, r);
+    tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, heads, r);
     carry = M::combine(carry, s.total);
     if constexpr (Pipe::kCanStageOutput) {
       if (staged) {
@@ -127,8 +162,9 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
       }
     }
     const Index start = p.start + Index(threadIdx.x) * I;
-    store_converted<P, I, 1>(out + p.o.out + start, Index(L) - start, r);
+    store_converted<P, I, 1>(out + p.o.out + start, Index(p.elems) - Index(threadIdx.x) * I, r);
   }
+  pipe.drain_stores();
 }
 
 template <class P, class Plan>
@@ -136,7 +172,7 @@ __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
-    row_scan_pipelined<P, Plan>(in, mask, out, aligned16(in) && (!P::kMask || aligned16(mask)));
+    row_scan_pipelined<P, Plan, 1>(in, mask, out, aligned16(in) && (!P::kMask || aligned16(mask)));
   else
     row_scan_direct<P, Plan>(in, mask, out);
 }

@@ -1,17 +1,19 @@
 // Segmented family for short contiguous rows: a block takes a chunk of whole
 // rows and scans it as one flat array of (value, starts-a-row) pairs, so a
 // tile covers many rows and every load is a full vector. Chunks begin on a
-// row boundary, so no carry crosses blocks.
+// row boundary, so no carry crosses blocks. With stages (sm_90, 16-byte
+// aligned rows) the chunks' tiles stream through the row family's pipeline.
 #pragma once
 
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/row_scan.cuh"
 #include "scanjit/tile_scan.cuh"
 
 namespace scanjit {
 
 template <class P, class Plan>
-__device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 *mask, void *out_) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef SegmentedMonoid<typename P::Op, Acc> M;
@@ -32,12 +34,20 @@ __device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, 
     const Index end = first + rows * Index(L);
     const Index tiles = (end - first + Index(kTile) - 1) / Index(kTile);
     typename M::Value carry = M::identity();
-    for (Index k = 0; k < tiles; ++k) {
+    // The next tile's loads are issued before this tile's scan and barrier
+    // (register double buffering), as in row_scan_direct.
+    auto tile_start = [&](Index k) {
       const Index tile = P::kReverse ? tiles - 1 - k : k;
-      const Index start = first + tile * Index(kTile) + Index(threadIdx.x) * I;
+      return first + tile * Index(kTile) + Index(threadIdx.x) * I;
+    };
+    Acc x[I];
+    load_lifted<P, I, 1, 1>(in + tile_start(0), mask + tile_start(0), end - tile_start(0), x);
+    for (Index k = 0; k < tiles; ++k) {
+      const Index start = tile_start(k);
       const Index valid = end - start;
-      Acc x[I], r[I];
-      load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
+      Acc next[I], r[I];
+      if (k + 1 < tiles)
+        load_lifted<P, I, 1, 1>(in + tile_start(k + 1), mask + tile_start(k + 1), end - tile_start(k + 1), next);
       typename M::Value v[I];
       bool heads[I];
       Index pos = start % Index(L); // position inside its row
@@ -49,7 +59,21 @@ __device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, 
       }
       scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(v, heads, r, carry, storage, buffer);
       store_converted<P, I, 1>(out + start, valid, r);
+#pragma unroll
+      for (int j = 0; j < I; ++j)
+        x[j] = next[j];
     }
+  }
+}
+
+template <class P, class Plan>
+__device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_) {
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
+    const typename P::In *in = static_cast<const typename P::In *>(in_);
+    row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_),
+                                                     aligned16(in) && (!P::kMask || aligned16(mask)));
+  } else {
+    segmented_scan_direct<P, Plan>(in_, mask, out_);
   }
 }
 

@@ -17,7 +17,9 @@
 
 namespace scanjit {
 
-template <class P, int kStages, int kTileElems> struct TilePipeline {
+// kEvictFirst: the bulk copies carry the evict-first L2 policy (the plan's
+// choice: it helped the look-back and slowed block-per-row scans on H200).
+template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePipeline {
   typedef typename P::In In;
   // A stage holds a tile's input, and later its output (staged stores).
   static constexpr int kInBytes =
@@ -57,9 +59,9 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
     const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
     const unsigned mask_bytes = P::kMask ? unsigned(count) : 0u;
     mbarrier_arrive_expect_tx(&full[s], in_bytes + mask_bytes);
-    bulk_copy_to_shared(in[s], src_in, in_bytes, &full[s]);
+    bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &full[s]);
     if (P::kMask)
-      bulk_copy_to_shared(mask[s], src_mask, mask_bytes, &full[s]);
+      bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &full[s]);
   }
 
   // Thread 0: stage `s` completes its phase with no data (no work left).
@@ -96,9 +98,9 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
   __device__ __forceinline__ void load_lifted(int s, int first, int valid, typename P::Acc (&x)[kItems]) const {
     In raw[kItems];
     u8 keep[kItems];
-    copy_from_shared<In, kItems>(reinterpret_cast<const In *>(in[s]) + first, raw);
+    VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
     if (P::kMask)
-      copy_from_shared<u8, kItems>(mask[s] + first, keep);
+      VectorAccess<u8, kItems>::load_shared(mask[s] + first, keep);
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
@@ -115,11 +117,11 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
 
   // Output through a stage that has been read: each warp writes its
   // threads' results (a contiguous run of 32 x kItems elements), converted,
-  // into the stage and stores the run back with 16-byte accesses
-  // consecutive across the warp, so every store instruction writes whole
-  // sectors (a thread's own run would take two stores per sector). Only the
-  // warp synchronizes. `dst` is the tile's first element (16-byte aligned),
-  // `count` the tile's elements.
+  // into the stage, and lane 0 sends the run to global memory with one bulk
+  // copy (whole lines, no store instructions in the threads). Only the warp
+  // synchronizes. `dst` is the tile's first element (16-byte aligned, and
+  // the tile's bytes a multiple of 16), `count` the tile's elements. Before
+  // the stage is refilled, retire_stores() must have run on every warp.
   template <int kItems>
   __device__ __forceinline__ void store_through_stage(int s, typename P::Out *dst, int count,
                                                       const typename P::Acc (&r)[kItems]) {
@@ -136,28 +138,27 @@ template <class P, int kStages, int kTileElems> struct TilePipeline {
 #pragma unroll
     for (int i = 0; i < V::kWords; ++i)
       reinterpret_cast<typename V::Word *>(staged + threadIdx.x * kItems)[i] = w[i];
+    fence_shared_to_async_proxy();
     __syncwarp();
-    constexpr int kPerWord = 16 / int(sizeof(Out));
-    const int lane = threadIdx.x & 31;
     const int first = (threadIdx.x & ~31) * kItems; // the warp's run
     const int n = min(32 * kItems, count - first);
-    const int words = n > 0 ? n / kPerWord : 0;
-#pragma unroll 1
-    for (int c = lane; c < words; c += 32)
-      __stcs(reinterpret_cast<uint4 *>(dst + first) + c, reinterpret_cast<const uint4 *>(staged + first)[c]);
-#pragma unroll 1
-    for (int i = words * kPerWord + lane; i < n; i += 32)
-      dst[first + i] = staged[first + i];
+    if ((threadIdx.x & 31) == 0 && n > 0) {
+      bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, unsigned(n) * unsigned(sizeof(Out)));
+      bulk_commit_group();
+    }
   }
 
-private:
-  template <class T, int N> static __device__ __forceinline__ void copy_from_shared(const T *p, T (&v)[N]) {
-    typedef VectorAccess<T, N> V;
-    typename V::Word w[V::kWords];
-#pragma unroll
-    for (int i = 0; i < V::kWords; ++i)
-      w[i] = reinterpret_cast<const typename V::Word *>(p)[i];
-    memcpy(v, w, sizeof(w));
+  // Every thread, before the block barrier that precedes a stage's refill:
+  // this warp's bulk stores have read the stages.
+  __device__ __forceinline__ void retire_stores() const {
+    if ((threadIdx.x & 31) == 0)
+      bulk_wait_read_all();
+  }
+
+  // Every thread, before the block exits: this warp's bulk stores are done.
+  __device__ __forceinline__ void drain_stores() const {
+    if ((threadIdx.x & 31) == 0)
+      bulk_wait_all();
   }
 };
 

@@ -44,6 +44,15 @@ template <class T, int N> struct VectorAccess {
     for (int i = 0; i < kWords; ++i)
       __stcs(dst + i, w[i]);
   }
+  // Plain loads for shared memory (the streaming hints are for global
+  // memory only: on a shared address they fault). `p` must be aligned.
+  static __device__ __forceinline__ void load_shared(const T *p, T (&v)[N]) {
+    Word w[kWords];
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      w[i] = reinterpret_cast<const Word *>(p)[i];
+    memcpy(v, w, sizeof(w));
+  }
 };
 
 } // namespace scanjit

@@ -2,7 +2,10 @@
 // NVRTC for sm_90 with zero spills. Compiles run on all cores.
 #include "TestSpecs.h"
 
+#include "compiler/Emitter.h"
 #include "compiler/KernelCompiler.h"
+#include "compiler/Planner.h"
+#include "compiler/PlanTuning.h"
 
 #include <atomic>
 #include <mutex>
@@ -101,6 +104,42 @@ TEST(CompileMatrix, EveryOpDtypeFlagAndFamilyCompilesForSm90WithoutSpills) {
   ASSERT_FALSE(millis.empty());
   std::printf("[ compiled ] %zu kernels for sm_90; NVRTC compile median %.1f ms, max %.1f ms\n",
               millis.size(), millis[millis.size() / 2], millis.back());
+}
+
+// The tunings the sweeps try (wider look-back windows read by more warps,
+// deeper look-back stages, column rows per stage and groups, the L2 policy)
+// compile without spills too, so a sweep measures the kernel and not local memory.
+TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
+  const struct {
+    const char *tuning;
+    const char *spec;
+  } cases[] = {
+      {"lookback_warps=2", "sum f32[8,16777216] dim=1"},
+      {"lookback_warps=4,stages=4", "sum f32[8,16777216] dim=1 mask reverse exclusive"},
+      {"lookback_warps=4", "logsumexp f64[3,40000] dim=1 exclusive"},
+      {"lookback_warps=2", "max f16[64,4194304] dim=1 reverse"},
+      {"lookback_warps=2", "sum f32[100003] dim=0"}, // the direct (unstaged) path
+      {"rows=16,stages=6", "sum f32[32768,32768] dim=0"},
+      {"rows=64,stages=8", "sum f32[64,4096,256] dim=1 mask"},
+      {"groups=8,threads=1024", "logsumexp f64[32768,4096] dim=0 mask reverse exclusive"},
+      {"groups=2,evict_first=1", "sum f32[64,4096,256] dim=1"},
+      {"evict_first=1", "sum f32[32768,32768] dim=1"},
+  };
+  for (const auto &c : cases) {
+    auto tuning = parsePlanTuning(c.tuning);
+    ASSERT_TRUE(static_cast<bool>(tuning)) << llvm::toString(tuning.takeError());
+    ScanSpec spec = scanjit::testing::mustParse(c.spec);
+    GeneratedKernel g{spec, planKernel(spec, *tuning), ""};
+    auto source = emitKernelSource(spec, g.plan);
+    ASSERT_TRUE(static_cast<bool>(source)) << llvm::toString(source.takeError());
+    g.source = std::move(*source);
+    auto compiled = compileKernel(g, Target{90});
+    ASSERT_TRUE(static_cast<bool>(compiled)) << c.tuning << " " << c.spec << ": "
+                                             << llvm::toString(compiled.takeError());
+    const KernelResources &r = compiled->resources;
+    EXPECT_TRUE(r.reported) << compiled->log;
+    EXPECT_EQ(r.spillStores + r.spillLoads + r.stackBytes, 0) << c.tuning << " " << c.spec << ": " << r.toString();
+  }
 }
 
 } // namespace

@@ -59,6 +59,12 @@ TEST(Planner, ShortContiguousRowsAreSegmented) {
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
   EXPECT_GT(p.rowsPerChunk, 1);
   EXPECT_EQ(p.grid, (1048576 + p.rowsPerChunk - 1) / p.rowsPerChunk);
+  // A small problem still spreads over the SMs instead of one block walking it.
+  KernelPlan small = plan("sum f32[16,1024] dim=1");
+  EXPECT_EQ(small.family, KernelFamily::RowSegmented);
+  EXPECT_EQ(small.rowsPerChunk, 1);
+  EXPECT_EQ(small.grid, 16);
+  EXPECT_EQ(plan("sum f32[2640,100] dim=1").grid, 264);
 }
 
 TEST(Planner, ShortRowsThatAreNotContiguousUseFewerThreads) {
@@ -67,16 +73,34 @@ TEST(Planner, ShortRowsThatAreNotContiguousUseFewerThreads) {
   EXPECT_EQ(p.threads, 32);
 }
 
+TEST(Planner, AlignedShortRowsStreamThroughStages) {
+  KernelPlan p = plan("sum f32[1048576,32] dim=1");
+  EXPECT_EQ(p.family, KernelFamily::RowSegmented);
+  EXPECT_EQ(p.threads, 128);
+  EXPECT_EQ(p.stages, 8);
+  EXPECT_EQ(p.rowsPerChunk, 512); // 16 KB of rows a block
+  EXPECT_NE(p.toString().find(" stages=8 smem="), std::string::npos);
+  // Rows of 37 floats cannot be bulk-copied: registers, 256 threads.
+  KernelPlan odd = plan("sum f32[100,37] dim=1");
+  EXPECT_EQ(odd.family, KernelFamily::RowSegmented);
+  EXPECT_EQ(odd.stages, 0);
+  EXPECT_EQ(odd.threads, 256);
+}
+
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
   KernelPlan p = plan("sum f32[32768,32768] dim=0");
   EXPECT_EQ(p.family, KernelFamily::Column);
   EXPECT_EQ(p.geometry.inner.size, 32768);
   EXPECT_TRUE(p.geometry.lines.empty());
-  // 32768 columns cannot fill the GPU four to a thread: one each, in panels
-  // of 128 columns whose rows stream through three 32 KB stages.
-  EXPECT_EQ(p.vector, 1);
-  EXPECT_EQ(p.threads, 128);
+  // 32768 columns cannot fill the GPU four to a thread: two each, in panels
+  // of 128 columns whose rows stream through three 32 KB stages, four
+  // threads to a column (each scans a quarter of a stage's rows).
+  EXPECT_EQ(p.vector, 2);
+  EXPECT_EQ(p.groups, 4);
+  EXPECT_EQ(p.threads, 64 * 4);
   EXPECT_EQ(p.stages, 3);
+  EXPECT_FALSE(p.evictFirst);
+  EXPECT_NE(p.toString().find(" groups=4"), std::string::npos);
   EXPECT_EQ(p.rowsPerChunk, 32768 / (512 + 16));
   EXPECT_EQ(p.grid, 32768 / 128);
   KernelPlan wide = plan("sum f32[512,64,4096] dim=1");
@@ -156,10 +180,47 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   EXPECT_EQ(t->lookback, 4);
   EXPECT_EQ(t->toString(), "threads=512,items=16,lookback=4");
   EXPECT_TRUE(parsePlanTuning("")->empty());
+  auto readers = parsePlanTuning("lookback_warps=2");
+  ASSERT_TRUE(static_cast<bool>(readers));
+  KernelPlan wide = planKernel(mustParse("sum f32[8,16777216] dim=1"), *readers);
+  EXPECT_EQ(wide.lookbackWarps, 2); // a window of 32 x 2 x 8 tiles
+  EXPECT_NE(wide.toString().find(" lookback_warps=2"), std::string::npos);
+  EXPECT_EQ(plan("sum f32[8,16777216] dim=1").toString().find("lookback_warps"), std::string::npos);
+  auto columnRows = parsePlanTuning("rows=16,stages=6");
+  ASSERT_TRUE(static_cast<bool>(columnRows));
+  KernelPlan column = planKernel(mustParse("sum f32[32768,32768] dim=0"), *columnRows);
+  EXPECT_EQ(column.rowsPerChunk, 16);
+  EXPECT_EQ(column.stages, 6);
+  auto oneGroup = parsePlanTuning("groups=1,evict_first=1");
+  ASSERT_TRUE(static_cast<bool>(oneGroup));
+  EXPECT_EQ(oneGroup->toString(), "groups=1,evict_first=1");
+  KernelPlan single = planKernel(mustParse("sum f32[32768,32768] dim=0"), *oneGroup);
+  EXPECT_EQ(single.threads, 64);
+  EXPECT_TRUE(single.evictFirst);
+  EXPECT_EQ(single.toString().find("groups="), std::string::npos);
+  EXPECT_NE(single.toString().find(" evict_first=1"), std::string::npos);
+  // Tuned threads are the whole block: 256 threads in 4 groups, one column
+  // each, are a panel of 64.
+  KernelPlan narrow = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("threads=256,vector=1"));
+  EXPECT_EQ(narrow.threads, 256);
+  EXPECT_EQ(narrow.grid, 32768 / 64);
+  // The look-back streams with the evict-first L2 policy unless tuned off;
+  // block-per-row scans do not.
+  EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[8,16777216] dim=1"), *parsePlanTuning("evict_first=0")).evictFirst);
+  EXPECT_FALSE(plan("sum f32[32768,32768] dim=1").evictFirst);
+  // Columns per thread for the column pipeline, within what the strides allow.
+  KernelPlan wideColumns = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("vector=4,threads=256,groups=8"));
+  EXPECT_EQ(wideColumns.vector, 4);
+  EXPECT_EQ(wideColumns.groups, 8);
+  EXPECT_EQ(wideColumns.grid, 32768 / 128);
+  EXPECT_EQ(planKernel(mustParse("sum f32[1000,1000,8] dim=0"), *parsePlanTuning("vector=8")).vector, 4);
+  EXPECT_FALSE(static_cast<bool>(parsePlanTuning("vector=3")));
   auto occupancy = parsePlanTuning("occupancy=1");
   ASSERT_TRUE(static_cast<bool>(occupancy));
   EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *occupancy).minBlocksPerSm, 1);
-  for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads", "occupancy=9"}) {
+  for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads", "occupancy=9",
+                          "groups=0", "groups=9", "evict_first=2", "evict_first=-1"}) {
     auto e = parsePlanTuning(bad);
     ASSERT_FALSE(static_cast<bool>(e)) << bad;
     std::string message = llvm::toString(e.takeError());
