@@ -135,10 +135,12 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * tile / L,
                                                       rows / policy::SegmentedPolicy::kMinBlocks));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
-    // Aligned rows stream the chunks' tiles through the row family's stages,
-    // in the row family's smaller blocks (the chunk keeps its bytes).
+    // Aligned rows may stream the chunks' tiles through the row family's
+    // stages, in the row family's smaller blocks (the chunk keeps its bytes).
     plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
-    plan.stages = bulkStages(spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes);
+    plan.stages = tuning.stages > 0 || policy::SegmentedPolicy::kStagedByDefault
+                      ? bulkStages(spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes)
+                      : 0;
     if (plan.stages == 0)
       plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
     plan.sharedBytes = pipelineSharedBytes(spec, plan);

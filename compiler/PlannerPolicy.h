@@ -47,6 +47,11 @@ struct SegmentedPolicy {
   static constexpr int kMinRowsPerTile = 2;   // below this, a plain row scan is as good
   static constexpr int kTilesPerChunk = 8;    // work per block, in tiles
   static constexpr int kMinBlocks = 264;      // small problems: smaller chunks, so every SM has work
+  // Stages only when tuned (stages=N): they took 1M x 32 from 1.20 to 1.14 of
+  // copy on H200, but the staged kernel compiles ~50 ms slower, which put
+  // the cold-compile median (host bench, half its specs segmented) at 168 ms
+  // against the 150 ms target (BENCHMARKS.md).
+  static constexpr bool kStagedByDefault = false;
 };
 
 struct ColumnPolicy {

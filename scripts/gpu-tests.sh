@@ -76,22 +76,25 @@ if [[ " ${steps[*]} " == *" ncu "* ]]; then
 fi
 if want sanitize; then
   # A few GPU tests, then single kernels of each staged path (row, look-back,
-  # segmented, column, mask/reverse/exclusive, 2- and 8-byte types) run by the CLI.
+  # segmented, column, mask/reverse/exclusive, 2- and 8-byte types) run by the
+  # CLI; "tuning|spec" runs a spec with that SCANJIT_PLAN_TUNE.
   small='Api.PrepareOnceLaunchManyOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement'
   specs=("sum f32[3,40000] dim=1 mask reverse" "logsumexp f64[3,40000] dim=1 exclusive"
          "sum f32[100003] dim=0" "sum f32[64,3008] dim=1 mask" "sum f16[256,32768] dim=1 exclusive"
          "sum i32[16,4096] dim=1" "max f32[300,700] dim=0 reverse" "sum f32[40,64,30] dim=1"
-         "sum f32[8000,48] dim=1 mask reverse exclusive")
+         "sum f32[8000,48] dim=1 mask reverse exclusive" "stages=8|sum f32[8000,48] dim=1 mask reverse exclusive")
   for tool in memcheck racecheck synccheck; do
     log="$logs/sanitize-$tool.log"
     : > "$log"
     bad=0
     compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/scanjit_gpu_tests" \
       --gtest_filter="$small" --gtest_brief=1 >> "$log" 2>&1 || bad=1
-    for spec in "${specs[@]}"; do
-      echo "== $spec" >> "$log"
-      compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tools/scanjit" run --iters=2 "$spec" \
-        >> "$log" 2>&1 || { bad=1; echo "   $tool failed on: $spec"; }
+    for entry in "${specs[@]}"; do
+      spec=${entry#*|} tuning=""
+      [ "$spec" != "$entry" ] && tuning=${entry%%|*}
+      echo "== $entry" >> "$log"
+      SCANJIT_PLAN_TUNE="$tuning" compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tools/scanjit" run \
+        --iters=2 "$spec" >> "$log" 2>&1 || { bad=1; echo "   $tool failed on: $entry"; }
     done
     echo "compute-sanitizer $tool: $([ $bad -eq 0 ] && echo clean || echo ERRORS) over the tests and ${#specs[@]} specs;" \
       "$(grep -cE 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards' "$log") clean summaries"

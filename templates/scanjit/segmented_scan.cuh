@@ -34,20 +34,12 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
     const Index end = first + rows * Index(L);
     const Index tiles = (end - first + Index(kTile) - 1) / Index(kTile);
     typename M::Value carry = M::identity();
-    // The next tile's loads are issued before this tile's scan and barrier
-    // (register double buffering), as in row_scan_direct.
-    auto tile_start = [&](Index k) {
-      const Index tile = P::kReverse ? tiles - 1 - k : k;
-      return first + tile * Index(kTile) + Index(threadIdx.x) * I;
-    };
-    Acc x[I];
-    load_lifted<P, I, 1, 1>(in + tile_start(0), mask + tile_start(0), end - tile_start(0), x);
     for (Index k = 0; k < tiles; ++k) {
-      const Index start = tile_start(k);
+      const Index tile = P::kReverse ? tiles - 1 - k : k;
+      const Index start = first + tile * Index(kTile) + Index(threadIdx.x) * I;
       const Index valid = end - start;
-      Acc next[I], r[I];
-      if (k + 1 < tiles)
-        load_lifted<P, I, 1, 1>(in + tile_start(k + 1), mask + tile_start(k + 1), end - tile_start(k + 1), next);
+      Acc x[I], r[I];
+      load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
       typename M::Value v[I];
       bool heads[I];
       Index pos = start % Index(L); // position inside its row
@@ -59,9 +51,6 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
       }
       scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(v, heads, r, carry, storage, buffer);
       store_converted<P, I, 1>(out + start, valid, r);
-#pragma unroll
-      for (int j = 0; j < I; ++j)
-        x[j] = next[j];
     }
   }
 }

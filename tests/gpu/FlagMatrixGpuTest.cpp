@@ -9,7 +9,7 @@ namespace {
 const char *kFamilyShapes[] = {
     "[64,3000] dim=1",              // row
     "[100,37] dim=1",               // row_segmented
-    "[8000,48] dim=1",              // row_segmented through stages (rows straddle tiles)
+    "[8000,48] dim=1",              // row_segmented, aligned rows that straddle tiles
     "[3,40000] dim=1",              // row_lookback
     "[37,64] dim=0",                // column
     "[40,50] dim=1 strides=[1,40]", // strided

@@ -107,7 +107,8 @@ TEST(CompileMatrix, EveryOpDtypeFlagAndFamilyCompilesForSm90WithoutSpills) {
 }
 
 // The tunings the sweeps try (wider look-back windows read by more warps,
-// deeper look-back stages, column rows per stage and groups, the L2 policy)
+// deeper look-back stages, column rows per stage and groups, the L2 policy,
+// staged segmented rows)
 // compile without spills too, so a sweep measures the kernel and not local memory.
 TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
   const struct {
@@ -124,6 +125,9 @@ TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
       {"groups=8,threads=1024", "logsumexp f64[32768,4096] dim=0 mask reverse exclusive"},
       {"groups=2,evict_first=1", "sum f32[64,4096,256] dim=1"},
       {"evict_first=1", "sum f32[32768,32768] dim=1"},
+      {"stages=8", "sum f32[1048576,32] dim=1"},
+      {"stages=8", "logsumexp f64[6000,48] dim=1 mask reverse exclusive"},
+      {"stages=4", "max bf16[6000,48] dim=1 exclusive"},
   };
   for (const auto &c : cases) {
     auto tuning = parsePlanTuning(c.tuning);

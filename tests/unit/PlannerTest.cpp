@@ -73,15 +73,21 @@ TEST(Planner, ShortRowsThatAreNotContiguousUseFewerThreads) {
   EXPECT_EQ(p.threads, 32);
 }
 
-TEST(Planner, AlignedShortRowsStreamThroughStages) {
+TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
+  // Registers by default (the staged kernel compiles slower: PlannerPolicy.h).
   KernelPlan p = plan("sum f32[1048576,32] dim=1");
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
-  EXPECT_EQ(p.threads, 128);
-  EXPECT_EQ(p.stages, 8);
+  EXPECT_EQ(p.threads, 256);
+  EXPECT_EQ(p.stages, 0);
   EXPECT_EQ(p.rowsPerChunk, 512); // 16 KB of rows a block
-  EXPECT_NE(p.toString().find(" stages=8 smem="), std::string::npos);
-  // Rows of 37 floats cannot be bulk-copied: registers, 256 threads.
-  KernelPlan odd = plan("sum f32[100,37] dim=1");
+  EXPECT_NE(p.toString().find(" stages=0 smem=0"), std::string::npos);
+  KernelPlan staged = planKernel(mustParse("sum f32[1048576,32] dim=1"), *parsePlanTuning("stages=8"));
+  EXPECT_EQ(staged.threads, 128);
+  EXPECT_EQ(staged.stages, 8);
+  EXPECT_EQ(staged.rowsPerChunk, 512);
+  EXPECT_NE(staged.toString().find(" stages=8 smem="), std::string::npos);
+  // Rows of 37 floats cannot be bulk-copied, tuned or not.
+  KernelPlan odd = planKernel(mustParse("sum f32[100,37] dim=1"), *parsePlanTuning("stages=8"));
   EXPECT_EQ(odd.family, KernelFamily::RowSegmented);
   EXPECT_EQ(odd.stages, 0);
   EXPECT_EQ(odd.threads, 256);
