@@ -1,8 +1,8 @@
 // PlanTuning: explicit values for the planner's tunable choices, used to
 // tune the policy tables with the benchmark harness (BENCHMARKS.md says how).
-// Zero (evict_first: unset) means "the policy's choice". A tuned plan is still a plain plan: its
-// text is in the cache key, so a tuned kernel is never served for a default
-// one or the reverse.
+// Zero (for evict_first, -1) means "the policy's choice". A tuned plan is
+// still a plain plan: its text is in the cache key, so a tuned kernel is
+// never served for a default one or the reverse.
 #pragma once
 
 #include "llvm/Support/Error.h"

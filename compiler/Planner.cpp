@@ -87,19 +87,25 @@ int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
   return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile : 16);
 }
 
+// Bulk copies move multiples of 16 bytes between 16-byte aligned addresses
+// (the kernel checks the pointers themselves at run time): a run of
+// `elements` elements of the input and of the mask, and a step of a dim's
+// strides in both, must each be whole 16-byte words.
+bool bulkRun(const ScanSpec &spec, int64_t elements) {
+  return (elements * dtypeSize(spec.in)) % 16 == 0 && (!spec.mask || elements % 16 == 0);
+}
+bool bulkStrides(const ScanSpec &spec, const GeometryDim &d) {
+  return (d.in * dtypeSize(spec.in)) % 16 == 0 && (!spec.mask || d.mask % 16 == 0);
+}
+
 // Stages for a row plan whose tiles can be bulk-copied: every tile start and
-// size a multiple of 16 bytes in the input and the mask (the kernel checks
-// the pointers themselves at run time). 0 when they cannot.
+// size a multiple of 16 bytes in the input and the mask. 0 when they cannot.
 int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, int maxStages,
                int budgetBytes) {
-  const int64_t L = plan.geometry.scan.size;
-  const int64_t inBytes = dtypeSize(spec.in);
-  auto aligned = [&](int64_t elements, int64_t elemBytes) { return (elements * elemBytes) % 16 == 0; };
-  if (!aligned(L, inBytes) || (spec.mask && !aligned(L, 1)) || plan.threads < 64)
+  const auto &lines = plan.geometry.lines;
+  if (!bulkRun(spec, plan.geometry.scan.size) || plan.threads < 64 ||
+      !std::all_of(lines.begin(), lines.end(), [&](const GeometryDim &d) { return bulkStrides(spec, d); }))
     return 0;
-  for (const GeometryDim &d : plan.geometry.lines)
-    if (!aligned(d.in, inBytes) || (spec.mask && !aligned(d.mask, 1)))
-      return 0;
   const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages),
                                            budgetBytes / stageBytes(spec, plan));
   return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
@@ -223,12 +229,8 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
 void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
   const int64_t inBytes = dtypeSize(spec.in);
-  auto aligned = [&](int64_t elements, int64_t elemBytes) { return (elements * elemBytes) % 16 == 0; };
-  auto alignedDim = [&](const GeometryDim &d) {
-    return aligned(d.in, inBytes) && (!spec.mask || aligned(d.mask, 1));
-  };
-  if (!aligned(g.inner.size, inBytes) || (spec.mask && !aligned(g.inner.size, 1)) || !alignedDim(g.scan) ||
-      !std::all_of(g.lines.begin(), g.lines.end(), alignedDim))
+  auto alignedDim = [&](const GeometryDim &d) { return bulkStrides(spec, d); };
+  if (!bulkRun(spec, g.inner.size) || !alignedDim(g.scan) || !std::all_of(g.lines.begin(), g.lines.end(), alignedDim))
     return;
   // Columns per thread, no wider than the strides allow (columnVector).
   const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector), columnVector(spec, g));

@@ -49,9 +49,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   constexpr long long kPanels = (C + kPanel - 1) / kPanel;
   constexpr long long kChunks = (L + R - 1) / R; // stages' worth of rows along the scan
   typedef ColumnStages<P, S, R, kPanel, G> Stages;
-  static_assert(sizeof(Stages) <= Plan::kSharedBytes, "the host launches with too little shared memory");
-  extern __shared__ __align__(128) unsigned char scanjit_dynamic_shared[];
-  Stages &st = *reinterpret_cast<Stages *>(scanjit_dynamic_shared);
+  Stages &st = dynamic_stages<Stages, Plan>();
 
   const Index line = Index(blockIdx.x / kPanels);
   const Index col0 = Index(blockIdx.x % kPanels) * kPanel;
@@ -83,11 +81,13 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll 1
       for (int r = threadIdx.x; r < count; r += 32) {
         const Index row = first + Index(r);
-        bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, in + o.in + row * Index(Scan::kIn),
-                            unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
+        bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes,
+                                               in + o.in + row * Index(Scan::kIn),
+                                               unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
         if (P::kMask)
-          bulk_copy_to_shared<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, mask + o.mask + row * Index(Scan::kMask),
-                              unsigned(panel_elems), &st.full[s]);
+          bulk_copy_to_shared<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes,
+                                                 mask + o.mask + row * Index(Scan::kMask), unsigned(panel_elems),
+                                                 &st.full[s]);
       }
       return;
     }

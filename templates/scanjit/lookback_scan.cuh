@@ -328,7 +328,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   constexpr int kTile = Plan::kThreads * I;
   typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   typedef LookbackWindowOf<P, Plan> Window;
-  Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
+  Pipe &pipe = dynamic_stages<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
   int buffer = 0;
   auto issue = [&](int stage) {
@@ -405,8 +405,7 @@ __device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, v
   LookbackWorkspace<typename P::Acc> ws(workspace, kTiles);
   __shared__ LookbackShared<P, Plan> sh;
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
-    lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, kTiles,
-                                     aligned16(in) && (!P::kMask || aligned16(mask)));
+    lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, kTiles, bulk_inputs_aligned<P>(in, mask));
   else
     lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, kTiles);
 }

@@ -86,7 +86,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   constexpr long long kChunkElems = kChunkRows * L;
   constexpr long long kTiles = (kChunkElems + kTile - 1) / kTile; // per chunk (the last may have fewer)
   typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
-  Pipe &pipe = dynamic_pipeline<Pipe, Plan>();
+  Pipe &pipe = dynamic_stages<Pipe, Plan>();
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;
   // Work item q: tile q % kTiles (in scan order) of the block's chunk q / kTiles.
@@ -132,14 +132,8 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     bool heads[I] = {};
     typename M::Value v[I];
     if constexpr (kSegmented) {
-      // A row starts at its first element (its last, in reverse).
-      Index pos = (p.start + Index(threadIdx.x) * I) % Index(L);
-#pragma unroll
-      for (int j = 0; j < I; ++j) {
-        heads[j] = int(threadIdx.x) * I + j < p.elems && pos == (P::kReverse ? Index(L) - 1 : Index(0));
-        v[j] = M::make(x[j], heads[j]);
-        pos = pos + 1 == Index(L) ? Index(0) : pos + 1;
-      }
+      const Index pos = (p.start + Index(threadIdx.x) * I) % Index(L);
+      with_row_heads<M, P::kReverse, L, I>(x, pos, int(threadIdx.x) * I, p.elems, heads, v);
     } else {
 #pragma unroll
       for (int j = 0; j < I; ++j)
@@ -172,7 +166,7 @@ __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
-    row_scan_pipelined<P, Plan, 1>(in, mask, out, aligned16(in) && (!P::kMask || aligned16(mask)));
+    row_scan_pipelined<P, Plan, 1>(in, mask, out, bulk_inputs_aligned<P>(in, mask));
   else
     row_scan_direct<P, Plan>(in, mask, out);
 }

@@ -42,13 +42,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
       load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
       typename M::Value v[I];
       bool heads[I];
-      Index pos = start % Index(L); // position inside its row
-#pragma unroll
-      for (int j = 0; j < I; ++j) {
-        heads[j] = j < valid && pos == (P::kReverse ? Index(L) - 1 : Index(0));
-        v[j] = M::make(x[j], heads[j]);
-        pos = pos + 1 == Index(L) ? Index(0) : pos + 1;
-      }
+      with_row_heads<M, P::kReverse, L, I>(x, start % Index(L), Index(0), valid, heads, v);
       scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(v, heads, r, carry, storage, buffer);
       store_converted<P, I, 1>(out + start, valid, r);
     }
@@ -60,7 +54,7 @@ __device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, 
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
     const typename P::In *in = static_cast<const typename P::In *>(in_);
     row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_),
-                                                     aligned16(in) && (!P::kMask || aligned16(mask)));
+                                                     bulk_inputs_aligned<P>(in, mask));
   } else {
     segmented_scan_direct<P, Plan>(in_, mask, out_);
   }

@@ -162,12 +162,4 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   }
 };
 
-// The pipeline lives in dynamic shared memory (the host launches with
-// Plan::kSharedBytes and raises the kernel's limit above 48 KB).
-template <class Pipe, class Plan> __device__ __forceinline__ Pipe &dynamic_pipeline() {
-  static_assert(sizeof(Pipe) <= Plan::kSharedBytes, "the host launches with too little shared memory");
-  extern __shared__ __align__(128) unsigned char scanjit_dynamic_shared[];
-  return *reinterpret_cast<Pipe *>(scanjit_dynamic_shared);
-}
-
 } // namespace scanjit

@@ -57,6 +57,21 @@ __device__ __forceinline__ void tile_results(const TileScanState<M, kItems> &s,
   }
 }
 
+// A thread's kItems consecutive elements of back-to-back rows of kLength
+// elements, as segmented values: heads[j] where a row starts in scan order
+// (its first element; its last in reverse). `pos` is the first item's place
+// in its row; item j exists while first + j < end.
+template <class M, bool kReverse, long long kLength, int kItems, class Acc, class Index, class Count>
+__device__ __forceinline__ void with_row_heads(const Acc (&x)[kItems], Index pos, Count first, Count end,
+                                               bool (&heads)[kItems], typename M::Value (&v)[kItems]) {
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    heads[j] = first + j < end && pos == (kReverse ? Index(kLength) - 1 : Index(0));
+    v[j] = M::make(x[j], heads[j]);
+    pos = pos + 1 == Index(kLength) ? Index(0) : pos + 1;
+  }
+}
+
 template <class M, class Acc, bool kReverse, bool kExclusive, int kThreads, int kItems>
 __device__ __forceinline__ void scan_tile(const typename M::Value (&v)[kItems],
                                           const bool (&starts_segment)[kItems],
