@@ -39,6 +39,7 @@ struct Plan {
   static constexpr int kStages = {{stages}};
   static constexpr int kGroups = {{groups}};
   static constexpr bool kEvictFirst = {{evict_first}};
+  static constexpr bool kWarpRows = {{warp_rows}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
   static constexpr long long kWorkspaceBytes = {{workspace_bytes}}LL;
 };
@@ -156,6 +157,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"stages", std::to_string(plan.stages)},
       {"groups", std::to_string(plan.groups)},
       {"evict_first", boolText(plan.evictFirst)},
+      {"warp_rows", boolText(plan.warpRows)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},
   };

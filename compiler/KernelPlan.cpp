@@ -50,6 +50,8 @@ std::string KernelPlan::toString() const {
     os << " groups=" << groups;
   if (evictFirst)
     os << " evict_first=1";
+  if (warpRows)
+    os << " warp_rows=1";
   os << " scan=";
   printDim(os, geometry.scan);
   os << " lines=[";

@@ -56,6 +56,7 @@ struct KernelPlan {
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)
   int groups = 1;           // threads sharing each column, each scanning a slice of a stage's rows (column pipeline)
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
+  bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback)
   bool index64 = false;     // 64-bit index arithmetic needed

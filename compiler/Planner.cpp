@@ -141,6 +141,13 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * tile / L,
                                                       rows / policy::SegmentedPolicy::kMinBlocks));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+    const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
+    if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && L % plan.items == 0 && run % L == 0) {
+      plan.warpRows = true;
+      plan.rowsPerChunk = run / L; // rows per warp and step
+      plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows * L, run), plan.threads / 32), policy::kMaxGrid);
+      return;
+    }
     // Aligned rows may stream the chunks' tiles through the row family's
     // stages, in the row family's smaller blocks (the chunk keeps its bytes).
     plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);

@@ -52,6 +52,9 @@ struct SegmentedPolicy {
   // the cold-compile median (host bench, half its specs segmented) at 168 ms
   // against the 150 ms target (BENCHMARKS.md).
   static constexpr bool kStagedByDefault = false;
+  // Rows that tile a warp's run (32 x items, items dividing the row) are
+  // scanned by each warp alone: no block scan, no barrier.
+  static constexpr bool kWarpRows = true;
 };
 
 struct ColumnPolicy {

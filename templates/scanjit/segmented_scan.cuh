@@ -9,6 +9,7 @@
 #include "scanjit/geometry.cuh"
 #include "scanjit/row_scan.cuh"
 #include "scanjit/tile_scan.cuh"
+#include "scanjit/warp_scan.cuh"
 
 namespace scanjit {
 
@@ -49,9 +50,74 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
   }
 }
 
+// Rows that tile a warp's run (32 x kItems elements) exactly, kItems
+// dividing the row: each row is kItems x W elements held by W consecutive
+// lanes (W a power of two), so a warp scans its rows alone. A thread scans
+// its items, the W lanes of a row scan their totals by shuffles, and no
+// block barrier or shared memory is needed (warp_rows=1 in the plan).
+template <class P, class Plan>
+__device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef typename P::Op Op;
+  constexpr int T = Plan::kThreads, I = Plan::kItems;
+  constexpr long long L = P::kLength;
+  constexpr int W = int(L / I); // lanes per row
+  static_assert(L % I == 0 && W >= 1 && W <= 32 && (32 % W) == 0, "rows must tile a warp's run");
+  constexpr long long kRun = 32LL * I;
+  constexpr long long kElems = L * P::Lines::kCount; // rows are contiguous
+  constexpr long long kRuns = (kElems + kRun - 1) / kRun;
+  const typename P::In *in = static_cast<const typename P::In *>(in_);
+  typename P::Out *out = static_cast<typename P::Out *>(out_);
+  const int lane = int(threadIdx.x & 31);
+  const int pos = lane % W; // lane within its row, in memory order
+  const long long warps = (long long)gridDim.x * (T / 32);
+  for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < kRuns; run += warps) {
+    const Index start = Index(run * kRun) + Index(lane) * I;
+    const Index valid = Index(kElems) - start;
+    Acc x[I], local[I], r[I];
+    load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
+#pragma unroll
+    for (int j = 0; j < I; ++j)
+      local[j] = x[j];
+    if (P::kReverse) {
+#pragma unroll
+      for (int j = I - 2; j >= 0; --j)
+        local[j] = Op::combine(local[j + 1], local[j]);
+    } else {
+#pragma unroll
+      for (int j = 1; j < I; ++j)
+        local[j] = Op::combine(local[j - 1], local[j]);
+    }
+    // Inclusive scan of the thread totals over the row's W lanes, then each
+    // lane's exclusive prefix (the lane before it in scan order).
+    Acc incl = P::kReverse ? local[0] : local[I - 1];
+#pragma unroll
+    for (int d = 1; d < W; d <<= 1) {
+      const Acc other = P::kReverse ? shfl_down(incl, d) : shfl_up(incl, d);
+      if (P::kReverse ? pos + d < W : pos >= d)
+        incl = Op::combine(other, incl);
+    }
+    const Acc before = P::kReverse ? shfl_down(incl, 1) : shfl_up(incl, 1);
+    const Acc prefix = (P::kReverse ? pos == W - 1 : pos == 0) ? Op::identity() : before;
+#pragma unroll
+    for (int j = 0; j < I; ++j) {
+      if (P::kExclusive) {
+        const bool first = P::kReverse ? j == I - 1 : j == 0;
+        r[j] = first ? prefix : Op::combine(prefix, local[P::kReverse ? j + 1 : j - 1]);
+      } else {
+        r[j] = Op::combine(prefix, local[j]);
+      }
+    }
+    store_converted<P, I, 1>(out + start, valid, r);
+  }
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_) {
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
+  if constexpr (Plan::kWarpRows) {
+    segmented_scan_warp_rows<P, Plan>(in_, mask, out_);
+  } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
     const typename P::In *in = static_cast<const typename P::In *>(in_);
     row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_),
                                                      bulk_inputs_aligned<P>(in, mask));

@@ -10,6 +10,7 @@ const char *kFamilyShapes[] = {
     "[64,3000] dim=1",              // row
     "[100,37] dim=1",               // row_segmented
     "[8000,48] dim=1",              // row_segmented, aligned rows that straddle tiles
+    "[3001,32] dim=1",              // row_segmented, rows that tile a warp (warp_rows)
     "[3,40000] dim=1",              // row_lookback
     "[37,64] dim=0",                // column
     "[40,50] dim=1 strides=[1,40]", // strided

@@ -55,8 +55,9 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
 }
 
 TEST(Planner, ShortContiguousRowsAreSegmented) {
-  KernelPlan p = plan("sum f32[1048576,32] dim=1");
+  KernelPlan p = plan("sum f32[1048576,48] dim=1"); // a block per chunk of whole rows
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
+  EXPECT_FALSE(p.warpRows);
   EXPECT_GT(p.rowsPerChunk, 1);
   EXPECT_EQ(p.grid, (1048576 + p.rowsPerChunk - 1) / p.rowsPerChunk);
   // A small problem still spreads over the SMs instead of one block walking it.
@@ -79,18 +80,34 @@ TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
   EXPECT_EQ(p.threads, 256);
   EXPECT_EQ(p.stages, 0);
-  EXPECT_EQ(p.rowsPerChunk, 512); // 16 KB of rows a block
   EXPECT_NE(p.toString().find(" stages=0 smem=0"), std::string::npos);
   KernelPlan staged = planKernel(mustParse("sum f32[1048576,32] dim=1"), *parsePlanTuning("stages=8"));
   EXPECT_EQ(staged.threads, 128);
   EXPECT_EQ(staged.stages, 8);
-  EXPECT_EQ(staged.rowsPerChunk, 512);
+  EXPECT_FALSE(staged.warpRows);
+  EXPECT_EQ(staged.rowsPerChunk, 512); // 16 KB of rows a block
   EXPECT_NE(staged.toString().find(" stages=8 smem="), std::string::npos);
   // Rows of 37 floats cannot be bulk-copied, tuned or not.
   KernelPlan odd = planKernel(mustParse("sum f32[100,37] dim=1"), *parsePlanTuning("stages=8"));
   EXPECT_EQ(odd.family, KernelFamily::RowSegmented);
   EXPECT_EQ(odd.stages, 0);
   EXPECT_EQ(odd.threads, 256);
+}
+
+TEST(Planner, RowsThatTileAWarpAreScannedByWarps) {
+  // 32 floats: four lanes of 8 items a row, eight rows a warp.
+  KernelPlan p = plan("sum f32[1048576,32] dim=1");
+  EXPECT_EQ(p.family, KernelFamily::RowSegmented);
+  EXPECT_TRUE(p.warpRows);
+  EXPECT_EQ(p.rowsPerChunk, 8);
+  EXPECT_EQ(p.grid, 1048576 / 8 / (256 / 32));
+  EXPECT_NE(p.toString().find(" warp_rows=1"), std::string::npos);
+  EXPECT_TRUE(plan("sum f32[1048576,256] dim=1").warpRows);  // a row a warp
+  EXPECT_TRUE(plan("logsumexp f64[100,4] dim=1").warpRows);  // a row a lane
+  EXPECT_FALSE(plan("sum f32[8000,48] dim=1").warpRows);     // 48 does not divide 256
+  EXPECT_FALSE(plan("sum f32[100,37] dim=1").warpRows);
+  EXPECT_FALSE(plan("sum f32[1000,12] dim=1").warpRows);     // 8 items do not divide 12
+  EXPECT_EQ(plan("sum f32[32768,32768] dim=1").toString().find("warp_rows"), std::string::npos);
 }
 
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
