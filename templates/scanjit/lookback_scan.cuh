@@ -145,10 +145,12 @@ template <class P, class Plan> struct LookbackShared {
   typename P::Acc window_totals[Plan::kLookbackWarps]; // one per warp reading the window
 };
 
-// The view of tile `id`'s window held by the first N warps: reader `g`
-// (thread g, g < 32 N) combines window tiles first .. first+K-1 in order
-// (those of the tile's row before the tile: k in [k_begin, k_end)); reader
-// 0 also reads the base, whose inclusive prefix starts the tile's. load()
+// The view of tile `id`'s window held by the first N warps: the window is
+// tiles first .. first+W-1 (W = 32 N K, first = id - W + 1), and reader `g`
+// (thread g, g < 32 N) holds tiles first + k * 32 N + g, k = 0 .. K-1, so
+// each of the K loads of a round is one coalesced run of the readers' words.
+// Only the tiles of the tile's row before it count (valid[k]); reader 0
+// also reads the base, whose inclusive prefix starts the tile's. load()
 // issues every load of a round before any is checked, so a round costs one
 // memory latency, and a caller may do other work between load() and
 // prefix(). More warps widen the window without more registers a thread.
@@ -159,20 +161,22 @@ template <class M, int K, int N> struct LookbackWindow {
   static constexpr long long W = (long long)kReaders * K; // the fixed window, in tiles
   const Flagged *window;
   const Flagged *base; // null when the tile's row starts inside the window
-  int k_begin, k_end;
+  unsigned valid;      // bit k: the reader's k-th tile is before the tile, in its row
   Flagged seen[K], base_value;
 
   __device__ __forceinline__ LookbackWindow(const LookbackWorkspace<Acc> &ws, long long id, long long row_first,
                                             int reader) {
     const long long base_id = id - W;
-    const long long first = base_id + 1 + (long long)reader * K;
+    const long long first = base_id + 1 + reader;
     window = ws.aggregate + first;
     base = reader == 0 && base_id >= row_first ? ws.inclusive + base_id : nullptr;
-    k_begin = int(max(0LL, min((long long)K, row_first - first)));
-    k_end = int(max(0LL, min((long long)K, id - first)));
+    valid = 0;
 #pragma unroll
-    for (int k = 0; k < K; ++k)
+    for (int k = 0; k < K; ++k) {
+      const long long t = first + (long long)k * kReaders;
+      valid |= (t >= row_first && t < id ? 1u : 0u) << k;
       seen[k] = Flagged::none();
+    }
     base_value = Flagged::none();
   }
 
@@ -181,8 +185,8 @@ template <class M, int K, int N> struct LookbackWindow {
   __device__ __forceinline__ void load() {
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (k >= k_begin && k < k_end && !seen[k].ready())
-        seen[k] = load_flagged(window + k);
+      if ((valid >> k & 1) && !seen[k].ready())
+        seen[k] = load_flagged(window + (long long)k * kReaders);
     if (base && !base_value.ready())
       base_value = load_flagged(base);
   }
@@ -191,14 +195,16 @@ template <class M, int K, int N> struct LookbackWindow {
     bool ok = !base || base_value.ready();
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      ok = ok && (k < k_begin || k >= k_end || seen[k].ready());
+      ok = ok && (!(valid >> k & 1) || seen[k].ready());
     return ok;
   }
 
   // Every reader, after load(): polls until its part of the window is
   // complete and returns the tile's prefix on reader 0 (the combination of
-  // everything before the tile in its row). The fold order is fixed: items
-  // in order, lanes by the warp scan, warps in order, then the base.
+  // everything before the tile in its row). The fold order is fixed (a
+  // reader's tiles in order, lanes by the warp scan, warps in order, then
+  // the base), so results do not depend on timing; the ops commute, so it
+  // need not be the tiles' order.
   __device__ __forceinline__ Acc prefix(Acc (&warp_totals)[N]) {
     while (!ready()) {
       __nanosleep(32);
@@ -207,7 +213,7 @@ template <class M, int K, int N> struct LookbackWindow {
     Acc part = M::identity();
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (k >= k_begin && k < k_end)
+      if (valid >> k & 1)
         part = M::combine(part, seen[k].value());
     Acc window_total;
     (void)warp_exclusive_scan<M, false>(part, threadIdx.x & 31, window_total);
