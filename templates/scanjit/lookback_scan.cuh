@@ -308,10 +308,12 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 }
 
 // Tiles in ticket order through a ring of shared-memory stages filled by
-// the bulk copy engine: thread 0 takes a ticket for a stage when it issues
-// its copy, so each block has several tiles in flight. Tickets are taken in
-// increasing order and a block scans its tiles in that order, so the oldest
-// unfinished tile always belongs to a running block that can finish it.
+// the bulk copy engine: thread 0 takes a ticket for a stage one issue
+// before it issues its copy, so each block has several tiles in flight.
+// Tickets are taken in increasing order and a block scans its tiles in that
+// order, so the oldest unfinished tile always belongs to a running block
+// that can finish it (a ticket held for the next issue is issued once the
+// block's current tile is scanned, which waits only on earlier tiles).
 //
 // A tile's look-back is finished one tile late: the block scans tile b and
 // publishes its aggregate, and only then completes tile a, the one before
@@ -337,8 +339,12 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
   int buffer = 0;
+  // Thread 0 takes each ticket one issue ahead: the atomic's round trip
+  // overlaps a tile instead of stalling the reading warp before its window.
+  long long next_ticket = 0;
   auto issue = [&](int stage) {
-    const long long id = (long long)atomicAdd(ws.counter, 1ULL);
+    const long long id = next_ticket;
+    next_ticket = (long long)atomicAdd(ws.counter, 1ULL);
     if (id >= tiles) {
       pipe.issue_end(bulk, stage);
       return;
@@ -348,9 +354,11 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   };
   pipe.init();
   __syncthreads();
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
+    next_ticket = (long long)atomicAdd(ws.counter, 1ULL);
     for (int stage = 0; stage < S; ++stage)
       issue(stage);
+  }
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
   TileScanState<M, I> sa;

@@ -34,10 +34,11 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.family, KernelFamily::RowLookback);
   EXPECT_EQ(p.threads, 512);
   EXPECT_EQ(p.items, 8);
-  EXPECT_EQ(p.stages, 3);   // 16 KB tiles streamed through shared memory
-  EXPECT_GE(p.sharedBytes, 3 * 16384);
+  EXPECT_EQ(p.stages, 4);   // 16 KB tiles streamed through shared memory
+  EXPECT_GE(p.sharedBytes, 4 * 16384);
   EXPECT_EQ(p.grid, 1024);  // blocks take tiles by ticket
-  EXPECT_EQ(p.lookbackPerLane, 8);
+  EXPECT_EQ(p.lookbackPerLane, 4);
+  EXPECT_EQ(p.lookbackWarps, 4); // a window of 4 x 32 x 4 = 512 tiles
   EXPECT_EQ(p.minBlocksPerSm, 2); // registers capped so two 512-thread blocks fit
   EXPECT_NE(p.toString().find(" min_blocks=2 "), std::string::npos);
   EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 1); // 8-byte look-back values need more
@@ -206,9 +207,12 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   auto readers = parsePlanTuning("lookback_warps=2");
   ASSERT_TRUE(static_cast<bool>(readers));
   KernelPlan wide = planKernel(mustParse("sum f32[8,16777216] dim=1"), *readers);
-  EXPECT_EQ(wide.lookbackWarps, 2); // a window of 32 x 2 x 8 tiles
+  EXPECT_EQ(wide.lookbackWarps, 2); // a window of 32 x 2 x 4 tiles
   EXPECT_NE(wide.toString().find(" lookback_warps=2"), std::string::npos);
-  EXPECT_EQ(plan("sum f32[8,16777216] dim=1").toString().find("lookback_warps"), std::string::npos);
+  auto oneReader = parsePlanTuning("lookback_warps=1");
+  ASSERT_TRUE(static_cast<bool>(oneReader));
+  EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *oneReader).toString().find("lookback_warps"),
+            std::string::npos); // one reading warp is not printed
   auto columnRows = parsePlanTuning("rows=16,stages=6");
   ASSERT_TRUE(static_cast<bool>(columnRows));
   KernelPlan column = planKernel(mustParse("sum f32[32768,32768] dim=0"), *columnRows);
