@@ -73,15 +73,18 @@ struct ColumnPolicy {
   static constexpr int kDeepUnroll = 16;
   static constexpr int kMaxValuesInFlight = 16; // vector x unroll per thread
   // Few columns on sm_90: panels of kPipelineColumns columns stream rows
-  // through shared-memory stages filled by bulk copies instead.
-  static constexpr int kPipelineColumns = 128;
+  // through shared-memory stages filled by bulk copies instead. Panels of
+  // 64 (blocks of 128 threads) beat 128: twice the blocks, each with its own
+  // stages in flight (3-D middle dim 1.45 -> 1.36 of copy, dim=0 1.11 ->
+  // 1.10 on H200).
+  static constexpr int kPipelineColumns = 64;
   static constexpr int kPipelineStages = 3;
   // Threads sharing each column (each scans a slice of a stage's rows, after
   // the slices' totals are exchanged): one thread per column left 4-8 warps
   // per SM, each issuing only every ~6 cycles.
   static constexpr int kPipelineGroups = 4;
   // Columns per thread: 2 beat 1 and 4 (fewer instructions per element, and
-  // still 8 warps a block; H200 sweep in BENCHMARKS.md).
+  // still whole warps a group; H200 sweep in BENCHMARKS.md).
   static constexpr int kPipelineVector = 2;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
