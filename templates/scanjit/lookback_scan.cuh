@@ -141,8 +141,10 @@ template <class P, class Plan> struct LookbackShared {
   typedef PlainMonoid<typename P::Op, typename P::Acc> M;
   BlockScanStorage<M, Plan::kThreads> storage;
   long long id;
-  typename P::Acc prefix;
-  typename P::Acc window_totals[Plan::kLookbackWarps]; // one per warp reading the window
+  typename P::Acc prefix;                              // the tile's (one reading warp)
+  typename P::Acc window_totals[Plan::kLookbackWarps]; // one per reading warp (several)
+  typename P::Acc base;                                // the window's base, when has_base
+  int has_base;
 };
 
 // The view of tile `id`'s window held by the first N warps: the window is
@@ -153,7 +155,7 @@ template <class P, class Plan> struct LookbackShared {
 // also reads the base, whose inclusive prefix starts the tile's. load()
 // issues every load of a round before any is checked, so a round costs one
 // memory latency, and a caller may do other work between load() and
-// prefix(). More warps widen the window without more registers a thread.
+// warp_total(). More warps widen the window without more registers a thread.
 template <class M, int K, int N> struct LookbackWindow {
   typedef typename M::Value Acc;
   typedef FlaggedValue<Acc> Flagged;
@@ -200,12 +202,11 @@ template <class M, int K, int N> struct LookbackWindow {
   }
 
   // Every reader, after load(): polls until its part of the window is
-  // complete and returns the tile's prefix on reader 0 (the combination of
-  // everything before the tile in its row). The fold order is fixed (a
-  // reader's tiles in order, lanes by the warp scan, warps in order, then
-  // the base), so results do not depend on timing; the ops commute, so it
-  // need not be the tiles' order.
-  __device__ __forceinline__ Acc prefix(Acc (&warp_totals)[N]) {
+  // complete and returns its warp's total (on every lane). The fold order is
+  // fixed (a reader's tiles in order, lanes by the warp scan; the caller
+  // then combines warps in order, then the base), so results do not depend
+  // on timing; the ops commute, so it need not be the tiles' order.
+  __device__ __forceinline__ Acc warp_total() {
     while (!ready()) {
       __nanosleep(32);
       load();
@@ -215,21 +216,9 @@ template <class M, int K, int N> struct LookbackWindow {
     for (int k = 0; k < K; ++k)
       if (valid >> k & 1)
         part = M::combine(part, seen[k].value());
-    Acc window_total;
-    (void)warp_exclusive_scan<M, false>(part, threadIdx.x & 31, window_total);
-    if constexpr (N > 1) {
-      if ((threadIdx.x & 31) == 0)
-        warp_totals[threadIdx.x >> 5] = window_total;
-      // Only the reading warps meet here (barrier 0 is the block's).
-      asm volatile("bar.sync 1, %0;" ::"r"(kReaders) : "memory");
-      if (threadIdx.x == 0) {
-        window_total = warp_totals[0];
-#pragma unroll
-        for (int w = 1; w < N; ++w)
-          window_total = M::combine(window_total, warp_totals[w]);
-      }
-    }
-    return base ? M::combine(base_value.value(), window_total) : window_total;
+    Acc total;
+    (void)warp_exclusive_scan<M, false>(part, threadIdx.x & 31, total);
+    return total;
   }
 };
 
@@ -240,23 +229,54 @@ using LookbackWindowOf = LookbackWindow<typename LookbackShared<P, Plan>::M, Pla
 // Finishes tile `id`, scanned into `s`, whose window the reading warps have
 // loaded: they wait for it, thread 0 publishes the tile's inclusive prefix,
 // and after the block barrier every thread has its results in `r`. The
-// caller makes sure no thread still reads sh.prefix from an earlier tile.
+// caller makes sure no thread still reads `sh` for an earlier tile's prefix.
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P, Plan> &window,
                                                 const TileScanState<typename LookbackShared<P, Plan>::M, Plan::kItems> &s,
                                                 LookbackWorkspace<typename P::Acc> &ws, LookbackShared<P, Plan> &sh,
                                                 typename P::Acc (&r)[Plan::kItems]) {
   typedef typename LookbackShared<P, Plan>::M M;
-  if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders) {
-    const typename P::Acc prefix = window.prefix(sh.window_totals);
-    if (threadIdx.x == 0) {
-      store_flagged(ws.inclusive + id, FlaggedValue<typename P::Acc>::of(M::combine(prefix, s.total)));
-      sh.prefix = prefix;
+  typedef typename P::Acc Acc;
+  typedef LookbackWindowOf<P, Plan> Window;
+  constexpr int N = Plan::kLookbackWarps;
+  Acc prefix;
+  if constexpr (N == 1) {
+    // One reading warp: thread 0 publishes before the barrier.
+    if (threadIdx.x < 32) {
+      const Acc total = window.warp_total();
+      if (threadIdx.x == 0) {
+        prefix = window.base ? M::combine(window.base_value.value(), total) : total;
+        store_flagged(ws.inclusive + id, FlaggedValue<Acc>::of(M::combine(prefix, s.total)));
+        sh.prefix = prefix;
+      }
     }
+    __syncthreads();
+    prefix = sh.prefix;
+  } else {
+    // Several: their totals meet in shared memory across the block barrier,
+    // and every thread combines them in the same order. (A named barrier
+    // among the readers would let thread 0 publish before the block barrier,
+    // but compute-sanitizer's racecheck reports hazards across it.)
+    if (threadIdx.x < Window::kReaders) {
+      const Acc total = window.warp_total();
+      if ((threadIdx.x & 31) == 0)
+        sh.window_totals[threadIdx.x >> 5] = total;
+      if (threadIdx.x == 0) {
+        sh.has_base = window.base != nullptr;
+        sh.base = window.base ? window.base_value.value() : M::identity();
+      }
+    }
+    __syncthreads();
+    Acc total = sh.window_totals[0];
+#pragma unroll
+    for (int w = 1; w < N; ++w)
+      total = M::combine(total, sh.window_totals[w]);
+    prefix = sh.has_base ? M::combine(sh.base, total) : total;
+    if (threadIdx.x == 0)
+      store_flagged(ws.inclusive + id, FlaggedValue<Acc>::of(M::combine(prefix, s.total)));
   }
-  __syncthreads();
   const bool no_heads[Plan::kItems] = {};
-  tile_results<M, typename P::Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, sh.prefix, no_heads, r);
+  tile_results<M, Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, prefix, no_heads, r);
 }
 
 // Scans tile `id` whose lifted items are in `x` and chains it to the
