@@ -35,10 +35,14 @@ struct LookbackPolicy {
   static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items
   static constexpr int kMaxItems = 16;
-  static constexpr int kStages = 3;           // three 16 KB stages (four were slower on H200)
-  static constexpr int kWarps = 1;            // warps reading the window
+  // Four 16 KB stages and a window of 4 warps x 32 lanes x 4 = 512 tiles:
+  // 1.38 -> 1.16 of copy on H200 once the window is read coalesced. About a
+  // thousand tickets are in flight (264 blocks x 4 stages), so a 256-tile
+  // window often missed (BENCHMARKS.md).
+  static constexpr int kStages = 4;
+  static constexpr int kWarps = 4;            // warps reading the window
   static constexpr bool kEvictFirst = true;   // evict-first L2 policy: 1.52 -> 1.38 of copy on H200 (BENCHMARKS.md)
-  static constexpr int kPerLane = 8;          // window of 32 * 8 = 256 tiles
+  static constexpr int kPerLane = 4;          // tiles a reading lane holds
   static constexpr int kMinBlocksPerSm = 2;   // 32-byte register tiles: registers capped at 64 for 512 threads
   static constexpr int kMaxBlocks = 1024;      // blocks loop over tiles by ticket (pipelined plans)
 };
@@ -69,15 +73,18 @@ struct ColumnPolicy {
   static constexpr int kDeepUnroll = 16;
   static constexpr int kMaxValuesInFlight = 16; // vector x unroll per thread
   // Few columns on sm_90: panels of kPipelineColumns columns stream rows
-  // through shared-memory stages filled by bulk copies instead.
-  static constexpr int kPipelineColumns = 128;
+  // through shared-memory stages filled by bulk copies instead. Panels of
+  // 64 (blocks of 128 threads) beat 128: twice the blocks, each with its own
+  // stages in flight (3-D middle dim 1.45 -> 1.36 of copy, dim=0 1.11 ->
+  // 1.10 on H200).
+  static constexpr int kPipelineColumns = 64;
   static constexpr int kPipelineStages = 3;
   // Threads sharing each column (each scans a slice of a stage's rows, after
   // the slices' totals are exchanged): one thread per column left 4-8 warps
   // per SM, each issuing only every ~6 cycles.
   static constexpr int kPipelineGroups = 4;
   // Columns per thread: 2 beat 1 and 4 (fewer instructions per element, and
-  // still 8 warps a block; H200 sweep in BENCHMARKS.md).
+  // still whole warps a group; H200 sweep in BENCHMARKS.md).
   static constexpr int kPipelineVector = 2;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;

@@ -141,17 +141,21 @@ template <class P, class Plan> struct LookbackShared {
   typedef PlainMonoid<typename P::Op, typename P::Acc> M;
   BlockScanStorage<M, Plan::kThreads> storage;
   long long id;
-  typename P::Acc prefix;
-  typename P::Acc window_totals[Plan::kLookbackWarps]; // one per warp reading the window
+  typename P::Acc prefix;                              // the tile's (one reading warp)
+  typename P::Acc window_totals[Plan::kLookbackWarps]; // one per reading warp (several)
+  typename P::Acc base;                                // the window's base, when has_base
+  int has_base;
 };
 
-// The view of tile `id`'s window held by the first N warps: reader `g`
-// (thread g, g < 32 N) combines window tiles first .. first+K-1 in order
-// (those of the tile's row before the tile: k in [k_begin, k_end)); reader
-// 0 also reads the base, whose inclusive prefix starts the tile's. load()
+// The view of tile `id`'s window held by the first N warps: the window is
+// tiles first .. first+W-1 (W = 32 N K, first = id - W + 1), and reader `g`
+// (thread g, g < 32 N) holds tiles first + k * 32 N + g, k = 0 .. K-1, so
+// each of the K loads of a round is one coalesced run of the readers' words.
+// Only the tiles of the tile's row before it count (valid[k]); reader 0
+// also reads the base, whose inclusive prefix starts the tile's. load()
 // issues every load of a round before any is checked, so a round costs one
 // memory latency, and a caller may do other work between load() and
-// prefix(). More warps widen the window without more registers a thread.
+// warp_total(). More warps widen the window without more registers a thread.
 template <class M, int K, int N> struct LookbackWindow {
   typedef typename M::Value Acc;
   typedef FlaggedValue<Acc> Flagged;
@@ -159,20 +163,22 @@ template <class M, int K, int N> struct LookbackWindow {
   static constexpr long long W = (long long)kReaders * K; // the fixed window, in tiles
   const Flagged *window;
   const Flagged *base; // null when the tile's row starts inside the window
-  int k_begin, k_end;
+  unsigned valid;      // bit k: the reader's k-th tile is before the tile, in its row
   Flagged seen[K], base_value;
 
   __device__ __forceinline__ LookbackWindow(const LookbackWorkspace<Acc> &ws, long long id, long long row_first,
                                             int reader) {
     const long long base_id = id - W;
-    const long long first = base_id + 1 + (long long)reader * K;
+    const long long first = base_id + 1 + reader;
     window = ws.aggregate + first;
     base = reader == 0 && base_id >= row_first ? ws.inclusive + base_id : nullptr;
-    k_begin = int(max(0LL, min((long long)K, row_first - first)));
-    k_end = int(max(0LL, min((long long)K, id - first)));
+    valid = 0;
 #pragma unroll
-    for (int k = 0; k < K; ++k)
+    for (int k = 0; k < K; ++k) {
+      const long long t = first + (long long)k * kReaders;
+      valid |= (t >= row_first && t < id ? 1u : 0u) << k;
       seen[k] = Flagged::none();
+    }
     base_value = Flagged::none();
   }
 
@@ -181,8 +187,8 @@ template <class M, int K, int N> struct LookbackWindow {
   __device__ __forceinline__ void load() {
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (k >= k_begin && k < k_end && !seen[k].ready())
-        seen[k] = load_flagged(window + k);
+      if ((valid >> k & 1) && !seen[k].ready())
+        seen[k] = load_flagged(window + (long long)k * kReaders);
     if (base && !base_value.ready())
       base_value = load_flagged(base);
   }
@@ -191,15 +197,16 @@ template <class M, int K, int N> struct LookbackWindow {
     bool ok = !base || base_value.ready();
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      ok = ok && (k < k_begin || k >= k_end || seen[k].ready());
+      ok = ok && (!(valid >> k & 1) || seen[k].ready());
     return ok;
   }
 
   // Every reader, after load(): polls until its part of the window is
-  // complete and returns the tile's prefix on reader 0 (the combination of
-  // everything before the tile in its row). The fold order is fixed: items
-  // in order, lanes by the warp scan, warps in order, then the base.
-  __device__ __forceinline__ Acc prefix(Acc (&warp_totals)[N]) {
+  // complete and returns its warp's total (on every lane). The fold order is
+  // fixed (a reader's tiles in order, lanes by the warp scan; the caller
+  // then combines warps in order, then the base), so results do not depend
+  // on timing; the ops commute, so it need not be the tiles' order.
+  __device__ __forceinline__ Acc warp_total() {
     while (!ready()) {
       __nanosleep(32);
       load();
@@ -207,23 +214,11 @@ template <class M, int K, int N> struct LookbackWindow {
     Acc part = M::identity();
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (k >= k_begin && k < k_end)
+      if (valid >> k & 1)
         part = M::combine(part, seen[k].value());
-    Acc window_total;
-    (void)warp_exclusive_scan<M, false>(part, threadIdx.x & 31, window_total);
-    if constexpr (N > 1) {
-      if ((threadIdx.x & 31) == 0)
-        warp_totals[threadIdx.x >> 5] = window_total;
-      // Only the reading warps meet here (barrier 0 is the block's).
-      asm volatile("bar.sync 1, %0;" ::"r"(kReaders) : "memory");
-      if (threadIdx.x == 0) {
-        window_total = warp_totals[0];
-#pragma unroll
-        for (int w = 1; w < N; ++w)
-          window_total = M::combine(window_total, warp_totals[w]);
-      }
-    }
-    return base ? M::combine(base_value.value(), window_total) : window_total;
+    Acc total;
+    (void)warp_exclusive_scan<M, false>(part, threadIdx.x & 31, total);
+    return total;
   }
 };
 
@@ -234,23 +229,54 @@ using LookbackWindowOf = LookbackWindow<typename LookbackShared<P, Plan>::M, Pla
 // Finishes tile `id`, scanned into `s`, whose window the reading warps have
 // loaded: they wait for it, thread 0 publishes the tile's inclusive prefix,
 // and after the block barrier every thread has its results in `r`. The
-// caller makes sure no thread still reads sh.prefix from an earlier tile.
+// caller makes sure no thread still reads `sh` for an earlier tile's prefix.
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P, Plan> &window,
                                                 const TileScanState<typename LookbackShared<P, Plan>::M, Plan::kItems> &s,
                                                 LookbackWorkspace<typename P::Acc> &ws, LookbackShared<P, Plan> &sh,
                                                 typename P::Acc (&r)[Plan::kItems]) {
   typedef typename LookbackShared<P, Plan>::M M;
-  if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders) {
-    const typename P::Acc prefix = window.prefix(sh.window_totals);
-    if (threadIdx.x == 0) {
-      store_flagged(ws.inclusive + id, FlaggedValue<typename P::Acc>::of(M::combine(prefix, s.total)));
-      sh.prefix = prefix;
+  typedef typename P::Acc Acc;
+  typedef LookbackWindowOf<P, Plan> Window;
+  constexpr int N = Plan::kLookbackWarps;
+  Acc prefix;
+  if constexpr (N == 1) {
+    // One reading warp: thread 0 publishes before the barrier.
+    if (threadIdx.x < 32) {
+      const Acc total = window.warp_total();
+      if (threadIdx.x == 0) {
+        prefix = window.base ? M::combine(window.base_value.value(), total) : total;
+        store_flagged(ws.inclusive + id, FlaggedValue<Acc>::of(M::combine(prefix, s.total)));
+        sh.prefix = prefix;
+      }
     }
+    __syncthreads();
+    prefix = sh.prefix;
+  } else {
+    // Several: their totals meet in shared memory across the block barrier,
+    // and every thread combines them in the same order. (A named barrier
+    // among the readers would let thread 0 publish before the block barrier,
+    // but compute-sanitizer's racecheck reports hazards across it.)
+    if (threadIdx.x < Window::kReaders) {
+      const Acc total = window.warp_total();
+      if ((threadIdx.x & 31) == 0)
+        sh.window_totals[threadIdx.x >> 5] = total;
+      if (threadIdx.x == 0) {
+        sh.has_base = window.base != nullptr;
+        sh.base = window.base ? window.base_value.value() : M::identity();
+      }
+    }
+    __syncthreads();
+    Acc total = sh.window_totals[0];
+#pragma unroll
+    for (int w = 1; w < N; ++w)
+      total = M::combine(total, sh.window_totals[w]);
+    prefix = sh.has_base ? M::combine(sh.base, total) : total;
+    if (threadIdx.x == 0)
+      store_flagged(ws.inclusive + id, FlaggedValue<Acc>::of(M::combine(prefix, s.total)));
   }
-  __syncthreads();
   const bool no_heads[Plan::kItems] = {};
-  tile_results<M, typename P::Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, sh.prefix, no_heads, r);
+  tile_results<M, Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, prefix, no_heads, r);
 }
 
 // Scans tile `id` whose lifted items are in `x` and chains it to the
@@ -302,10 +328,12 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 }
 
 // Tiles in ticket order through a ring of shared-memory stages filled by
-// the bulk copy engine: thread 0 takes a ticket for a stage when it issues
-// its copy, so each block has several tiles in flight. Tickets are taken in
-// increasing order and a block scans its tiles in that order, so the oldest
-// unfinished tile always belongs to a running block that can finish it.
+// the bulk copy engine: thread 0 takes a ticket for a stage one issue
+// before it issues its copy, so each block has several tiles in flight.
+// Tickets are taken in increasing order and a block scans its tiles in that
+// order, so the oldest unfinished tile always belongs to a running block
+// that can finish it (a ticket held for the next issue is issued once the
+// block's current tile is scanned, which waits only on earlier tiles).
 //
 // A tile's look-back is finished one tile late: the block scans tile b and
 // publishes its aggregate, and only then completes tile a, the one before
@@ -331,8 +359,12 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
   int buffer = 0;
+  // Thread 0 takes each ticket one issue ahead: the atomic's round trip
+  // overlaps a tile instead of stalling the reading warp before its window.
+  long long next_ticket = 0;
   auto issue = [&](int stage) {
-    const long long id = (long long)atomicAdd(ws.counter, 1ULL);
+    const long long id = next_ticket;
+    next_ticket = (long long)atomicAdd(ws.counter, 1ULL);
     if (id >= tiles) {
       pipe.issue_end(bulk, stage);
       return;
@@ -342,9 +374,11 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   };
   pipe.init();
   __syncthreads();
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
+    next_ticket = (long long)atomicAdd(ws.counter, 1ULL);
     for (int stage = 0; stage < S; ++stage)
       issue(stage);
+  }
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
   TileScanState<M, I> sa;

@@ -34,10 +34,11 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.family, KernelFamily::RowLookback);
   EXPECT_EQ(p.threads, 512);
   EXPECT_EQ(p.items, 8);
-  EXPECT_EQ(p.stages, 3);   // 16 KB tiles streamed through shared memory
-  EXPECT_GE(p.sharedBytes, 3 * 16384);
+  EXPECT_EQ(p.stages, 4);   // 16 KB tiles streamed through shared memory
+  EXPECT_GE(p.sharedBytes, 4 * 16384);
   EXPECT_EQ(p.grid, 1024);  // blocks take tiles by ticket
-  EXPECT_EQ(p.lookbackPerLane, 8);
+  EXPECT_EQ(p.lookbackPerLane, 4);
+  EXPECT_EQ(p.lookbackWarps, 4); // a window of 4 x 32 x 4 = 512 tiles
   EXPECT_EQ(p.minBlocksPerSm, 2); // registers capped so two 512-thread blocks fit
   EXPECT_NE(p.toString().find(" min_blocks=2 "), std::string::npos);
   EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 1); // 8-byte look-back values need more
@@ -116,16 +117,16 @@ TEST(Planner, ScanningTheOuterDimUsesColumns) {
   EXPECT_EQ(p.geometry.inner.size, 32768);
   EXPECT_TRUE(p.geometry.lines.empty());
   // 32768 columns cannot fill the GPU four to a thread: two each, in panels
-  // of 128 columns whose rows stream through three 32 KB stages, four
-  // threads to a column (each scans a quarter of a stage's rows).
+  // of 64 columns whose rows stream through three stages of at most 64
+  // rows, four threads to a column (each scans a quarter of a stage's rows).
   EXPECT_EQ(p.vector, 2);
   EXPECT_EQ(p.groups, 4);
-  EXPECT_EQ(p.threads, 64 * 4);
+  EXPECT_EQ(p.threads, 32 * 4);
   EXPECT_EQ(p.stages, 3);
   EXPECT_FALSE(p.evictFirst);
   EXPECT_NE(p.toString().find(" groups=4"), std::string::npos);
-  EXPECT_EQ(p.rowsPerChunk, 32768 / (512 + 16));
-  EXPECT_EQ(p.grid, 32768 / 128);
+  EXPECT_EQ(p.rowsPerChunk, 64); // 64 x (256 + 16) bytes: under the 32 KB stage
+  EXPECT_EQ(p.grid, 32768 / 64);
   KernelPlan wide = plan("sum f32[512,64,4096] dim=1");
   EXPECT_EQ(wide.vector, 4);
   EXPECT_EQ(wide.unroll, 4);
@@ -206,9 +207,12 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   auto readers = parsePlanTuning("lookback_warps=2");
   ASSERT_TRUE(static_cast<bool>(readers));
   KernelPlan wide = planKernel(mustParse("sum f32[8,16777216] dim=1"), *readers);
-  EXPECT_EQ(wide.lookbackWarps, 2); // a window of 32 x 2 x 8 tiles
+  EXPECT_EQ(wide.lookbackWarps, 2); // a window of 32 x 2 x 4 tiles
   EXPECT_NE(wide.toString().find(" lookback_warps=2"), std::string::npos);
-  EXPECT_EQ(plan("sum f32[8,16777216] dim=1").toString().find("lookback_warps"), std::string::npos);
+  auto oneReader = parsePlanTuning("lookback_warps=1");
+  ASSERT_TRUE(static_cast<bool>(oneReader));
+  EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *oneReader).toString().find("lookback_warps"),
+            std::string::npos); // one reading warp is not printed
   auto columnRows = parsePlanTuning("rows=16,stages=6");
   ASSERT_TRUE(static_cast<bool>(columnRows));
   KernelPlan column = planKernel(mustParse("sum f32[32768,32768] dim=0"), *columnRows);
@@ -218,7 +222,7 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   ASSERT_TRUE(static_cast<bool>(oneGroup));
   EXPECT_EQ(oneGroup->toString(), "groups=1,evict_first=1");
   KernelPlan single = planKernel(mustParse("sum f32[32768,32768] dim=0"), *oneGroup);
-  EXPECT_EQ(single.threads, 64);
+  EXPECT_EQ(single.threads, 32);
   EXPECT_TRUE(single.evictFirst);
   EXPECT_EQ(single.toString().find("groups="), std::string::npos);
   EXPECT_NE(single.toString().find(" evict_first=1"), std::string::npos);
