@@ -22,6 +22,18 @@ private:
   const char *name_;
 };
 
+// The plan the current tuning gives `text`.
+::testing::AssertionResult tunedPlan(const std::string &text, KernelPlan &plan) {
+  auto spec = parseSpec(text);
+  if (!spec)
+    return ::testing::AssertionFailure() << llvm::toString(spec.takeError());
+  auto generated = generateKernel(*spec);
+  if (!generated)
+    return ::testing::AssertionFailure() << llvm::toString(generated.takeError());
+  plan = generated->plan;
+  return ::testing::AssertionSuccess();
+}
+
 // Segmented rows through bulk-copy stages (SegmentedPolicy::kStagedByDefault
 // is off): rows of 48 straddle the 1024-element tiles of a chunk. The shapes
 // appear nowhere else in the suite, so the process's kernel registry holds
@@ -38,16 +50,44 @@ TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {
                         "max bf16[6000,48] dim=1 exclusive", "sum f32[16,1024] dim=1 mask reverse"})
     specs.push_back(s);
   for (const std::string &s : specs) {
-    auto spec = parseSpec(s);
-    ASSERT_TRUE(static_cast<bool>(spec)) << llvm::toString(spec.takeError());
-    auto generated = generateKernel(*spec);
-    ASSERT_TRUE(static_cast<bool>(generated)) << llvm::toString(generated.takeError());
-    ASSERT_EQ(generated->plan.family, KernelFamily::RowSegmented) << s;
-    ASSERT_GT(generated->plan.stages, 0) << s << ": the tuning did not stage it";
+    KernelPlan plan;
+    ASSERT_TRUE(tunedPlan(s, plan));
+    ASSERT_EQ(plan.family, KernelFamily::RowSegmented) << s;
+    ASSERT_GT(plan.stages, 0) << s << ": the tuning did not stage it";
   }
   precompile(specs);
   for (const std::string &s : specs)
     expectCasePasses(s);
+}
+
+// The look-back with one reading warp (thread 0 publishes before the block
+// barrier) and with two (their totals cross it), the policy using four.
+// Windows of 64 tiles, so the rows (over 70 tiles) also reach the base.
+TEST(TunedPlans, LookbackWithOneAndTwoReadingWarpsMatchesTheReference) {
+  SCANJIT_REQUIRE_GPU();
+  struct Case {
+    const char *tuning;
+    int warps;
+    const char *shape;
+  };
+  for (const Case &c : {Case{"lookback_warps=1,lookback=2", 1, "[3,300001]"},
+                        Case{"lookback_warps=2,lookback=1", 2, "[3,300007]"}}) {
+    ScopedEnv tune("SCANJIT_PLAN_TUNE", c.tuning);
+    std::vector<std::string> specs;
+    for (const char *op : {"sum", "prod", "max", "min", "logsumexp"})
+      for (const char *type : {"f32", "f64"})
+        for (const char *flags : {"", " mask reverse", " exclusive"})
+          specs.push_back(std::string(op) + " " + type + c.shape + " dim=1" + flags);
+    for (const std::string &s : specs) {
+      KernelPlan plan;
+      ASSERT_TRUE(tunedPlan(s, plan));
+      ASSERT_EQ(plan.family, KernelFamily::RowLookback) << s;
+      ASSERT_EQ(plan.lookbackWarps, c.warps) << s << ": the tuning did not apply";
+    }
+    precompile(specs);
+    for (const std::string &s : specs)
+      expectCasePasses(s);
+  }
 }
 
 } // namespace
