@@ -8,8 +8,8 @@
 // Reproducibility: the classic look-back stops at the first inclusive prefix
 // it meets, so the association (and float rounding) depends on timing. Here
 // the window is fixed: tile i's prefix is always inclusive[i - W] followed by
-// the aggregates of tiles i-W+1 .. i-1 (combined by one warp in a fixed
-// order), so results are bitwise reproducible. The dependency chain between
+// the aggregates of tiles i-W+1 .. i-1 (combined by the reading warps in a
+// fixed order), so results are bitwise reproducible. The dependency chain between
 // inclusive prefixes has one link per W tiles, so a link must be cheap:
 // every published value travels with its own "ready" flag in the same 8-byte
 // word (one relaxed store, one relaxed load, no fences).
