@@ -1,6 +1,7 @@
 #include "compiler/Planner.h"
 #include "compiler/PlannerPolicy.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -97,14 +98,15 @@ bool bulkRun(const ScanSpec &spec, int64_t elements) {
 bool bulkStrides(const ScanSpec &spec, const GeometryDim &d) {
   return (d.in * dtypeSize(spec.in)) % 16 == 0 && (!spec.mask || d.mask % 16 == 0);
 }
+bool bulkLines(const ScanSpec &spec, llvm::ArrayRef<GeometryDim> lines) {
+  return std::all_of(lines.begin(), lines.end(), [&](const GeometryDim &d) { return bulkStrides(spec, d); });
+}
 
 // Stages for a row plan whose tiles can be bulk-copied: every tile start and
 // size a multiple of 16 bytes in the input and the mask. 0 when they cannot.
 int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, int maxStages,
                int budgetBytes) {
-  const auto &lines = plan.geometry.lines;
-  if (!bulkRun(spec, plan.geometry.scan.size) || plan.threads < 64 ||
-      !std::all_of(lines.begin(), lines.end(), [&](const GeometryDim &d) { return bulkStrides(spec, d); }))
+  if (!bulkRun(spec, plan.geometry.scan.size) || plan.threads < 64 || !bulkLines(spec, plan.geometry.lines))
     return 0;
   const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages),
                                            budgetBytes / stageBytes(spec, plan));
@@ -236,8 +238,7 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
 void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
   const int64_t inBytes = dtypeSize(spec.in);
-  auto alignedDim = [&](const GeometryDim &d) { return bulkStrides(spec, d); };
-  if (!bulkRun(spec, g.inner.size) || !alignedDim(g.scan) || !std::all_of(g.lines.begin(), g.lines.end(), alignedDim))
+  if (!bulkRun(spec, g.inner.size) || !bulkStrides(spec, g.scan) || !bulkLines(spec, g.lines))
     return;
   // Columns per thread, no wider than the strides allow (columnVector).
   const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector), columnVector(spec, g));

@@ -60,6 +60,7 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::Op Op;
+  typedef PlainMonoid<Op, Acc> M;
   constexpr int T = Plan::kThreads, I = Plan::kItems;
   constexpr long long L = P::kLength;
   constexpr int W = int(L / I); // lanes per row
@@ -77,21 +78,9 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     const Index valid = Index(kElems) - start;
     Acc x[I], local[I], r[I];
     load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
-#pragma unroll
-    for (int j = 0; j < I; ++j)
-      local[j] = x[j];
-    if (P::kReverse) {
-#pragma unroll
-      for (int j = I - 2; j >= 0; --j)
-        local[j] = Op::combine(local[j + 1], local[j]);
-    } else {
-#pragma unroll
-      for (int j = 1; j < I; ++j)
-        local[j] = Op::combine(local[j - 1], local[j]);
-    }
     // Inclusive scan of the thread totals over the row's W lanes, then each
     // lane's exclusive prefix (the lane before it in scan order).
-    Acc incl = P::kReverse ? local[0] : local[I - 1];
+    Acc incl = thread_inclusive_scan<M, P::kReverse, I>(x, local);
 #pragma unroll
     for (int d = 1; d < W; d <<= 1) {
       const Acc other = P::kReverse ? shfl_down(incl, d) : shfl_up(incl, d);
@@ -100,15 +89,8 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     }
     const Acc before = P::kReverse ? shfl_down(incl, 1) : shfl_up(incl, 1);
     const Acc prefix = (P::kReverse ? pos == W - 1 : pos == 0) ? Op::identity() : before;
-#pragma unroll
-    for (int j = 0; j < I; ++j) {
-      if (P::kExclusive) {
-        const bool first = P::kReverse ? j == I - 1 : j == 0;
-        r[j] = first ? prefix : Op::combine(prefix, local[P::kReverse ? j + 1 : j - 1]);
-      } else {
-        r[j] = Op::combine(prefix, local[j]);
-      }
-    }
+    const bool no_heads[I] = {};
+    thread_results<M, Acc, P::kReverse, P::kExclusive, I>(local, prefix, no_heads, r);
     store_converted<P, I, 1>(out + start, valid, r);
   }
 }

@@ -16,25 +16,53 @@ template <class M, int kItems> struct TileScanState {
   typename M::Value total;         // combination of the whole tile
 };
 
+// A thread's items scanned in scan order: local[j] combines the items up
+// to j (from the last item down to j in reverse). Returns the thread's total.
+template <class M, bool kReverse, int kItems>
+__device__ __forceinline__ typename M::Value thread_inclusive_scan(const typename M::Value (&v)[kItems],
+                                                                   typename M::Value (&local)[kItems]) {
+#pragma unroll
+  for (int j = 0; j < kItems; ++j)
+    local[j] = v[j];
+  if (kReverse) {
+#pragma unroll
+    for (int j = kItems - 2; j >= 0; --j)
+      local[j] = M::combine(local[j + 1], local[j]);
+  } else {
+#pragma unroll
+    for (int j = 1; j < kItems; ++j)
+      local[j] = M::combine(local[j - 1], local[j]);
+  }
+  return kReverse ? local[0] : local[kItems - 1];
+}
+
+// A thread's results from its inclusive scan `local` and `prefix`, the
+// combination of everything before its first item in scan order; an item
+// that starts a segment gets the identity when exclusive.
+template <class M, class Acc, bool kReverse, bool kExclusive, int kItems>
+__device__ __forceinline__ void thread_results(const typename M::Value (&local)[kItems],
+                                               typename M::Value prefix, const bool (&starts_segment)[kItems],
+                                               Acc (&result)[kItems]) {
+  typedef typename M::Value Value;
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    if (kExclusive) {
+      const bool first = kReverse ? j == kItems - 1 : j == 0;
+      Value before = first ? prefix : M::combine(prefix, local[kReverse ? j + 1 : j - 1]);
+      result[j] = starts_segment[j] ? M::acc(M::identity()) : M::acc(before);
+    } else {
+      result[j] = M::acc(M::combine(prefix, local[j]));
+    }
+  }
+}
+
 // Phase 1: everything that does not need the tile's prefix.
 template <class M, bool kReverse, int kThreads, int kItems>
 __device__ __forceinline__ void tile_local_scan(const typename M::Value (&v)[kItems],
                                                 TileScanState<M, kItems> &s,
                                                 BlockScanStorage<M, kThreads> &storage, int &buffer) {
-#pragma unroll
-  for (int j = 0; j < kItems; ++j)
-    s.local[j] = v[j];
-  if (kReverse) {
-#pragma unroll
-    for (int j = kItems - 2; j >= 0; --j)
-      s.local[j] = M::combine(s.local[j + 1], s.local[j]);
-  } else {
-#pragma unroll
-    for (int j = 1; j < kItems; ++j)
-      s.local[j] = M::combine(s.local[j - 1], s.local[j]);
-  }
-  s.excl = block_exclusive_scan<M, kReverse, kThreads>(kReverse ? s.local[0] : s.local[kItems - 1],
-                                                       storage, buffer, s.total);
+  const typename M::Value thread_total = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
+  s.excl = block_exclusive_scan<M, kReverse, kThreads>(thread_total, storage, buffer, s.total);
 }
 
 // Phase 2: per-item results given the combination of all earlier tiles.
@@ -43,18 +71,8 @@ __device__ __forceinline__ void tile_results(const TileScanState<M, kItems> &s,
                                              typename M::Value tile_prefix,
                                              const bool (&starts_segment)[kItems],
                                              Acc (&result)[kItems]) {
-  typedef typename M::Value Value;
-  const Value prefix = M::combine(tile_prefix, s.excl);
-#pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    if (kExclusive) {
-      const bool first = kReverse ? j == kItems - 1 : j == 0;
-      Value before = first ? prefix : M::combine(prefix, s.local[kReverse ? j + 1 : j - 1]);
-      result[j] = starts_segment[j] ? M::acc(M::identity()) : M::acc(before);
-    } else {
-      result[j] = M::acc(M::combine(prefix, s.local[j]));
-    }
-  }
+  thread_results<M, Acc, kReverse, kExclusive, kItems>(s.local, M::combine(tile_prefix, s.excl), starts_segment,
+                                                       result);
 }
 
 // A thread's kItems consecutive elements of back-to-back rows of kLength
