@@ -83,7 +83,7 @@ if want sanitize; then
          "sum f32[100003] dim=0" "sum f32[64,3008] dim=1 mask" "sum f16[256,32768] dim=1 exclusive"
          "sum i32[16,4096] dim=1" "max f32[300,700] dim=0 reverse" "sum f32[40,64,30] dim=1"
          "sum f32[8000,48] dim=1 mask reverse exclusive" "stages=8|sum f32[8000,48] dim=1 mask reverse exclusive"
-         "sum f16[3001,32] dim=1 mask reverse exclusive")
+         "sum f16[3001,32] dim=1 mask reverse exclusive" "logsumexp f32[300007] dim=0 reverse exclusive")
   for tool in memcheck racecheck synccheck; do
     log="$logs/sanitize-$tool.log"
     : > "$log"

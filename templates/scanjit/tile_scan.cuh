@@ -3,17 +3,27 @@
 // a prefix from earlier tiles -> per-item results. The same code serves
 // plain and segmented monoids, forward and reverse. Two phases, so a caller
 // can find the tile's prefix between them (look-back); scan_tile chains them
-// with a running carry.
+// with a running carry. Plain log-sum-exp keeps a thread's items in linear
+// space (log_sum_exp_tile.cuh).
 #pragma once
 
 #include "scanjit/block_scan.cuh"
+#include "scanjit/log_sum_exp_tile.cuh"
 
 namespace scanjit {
 
-template <class M, int kItems> struct TileScanState {
+template <class M, int kItems, bool kLinear = LinearLogSumExp<M>::value> struct TileScanState {
   typename M::Value local[kItems]; // inclusive scan of this thread's items, in scan order
   typename M::Value excl;          // combination of the tile's earlier threads
   typename M::Value total;         // combination of the whole tile
+};
+// Log-sum-exp: `local` holds linear sums relative to `ref` when `linear`.
+template <class M, int kItems> struct TileScanState<M, kItems, true> {
+  typename M::Value local[kItems];
+  typename M::Value excl;
+  typename M::Value total;
+  typename M::Value ref;
+  bool linear;
 };
 
 // A thread's items scanned in scan order: local[j] combines the items up
@@ -61,7 +71,11 @@ template <class M, bool kReverse, int kThreads, int kItems>
 __device__ __forceinline__ void tile_local_scan(const typename M::Value (&v)[kItems],
                                                 TileScanState<M, kItems> &s,
                                                 BlockScanStorage<M, kThreads> &storage, int &buffer) {
-  const typename M::Value thread_total = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
+  typename M::Value thread_total;
+  if constexpr (LinearLogSumExp<M>::value)
+    thread_total = lse_thread_scan<M, kReverse, kItems>(v, s.local, s.ref, s.linear);
+  else
+    thread_total = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
   s.excl = block_exclusive_scan<M, kReverse, kThreads>(thread_total, storage, buffer, s.total);
 }
 
@@ -71,8 +85,11 @@ __device__ __forceinline__ void tile_results(const TileScanState<M, kItems> &s,
                                              typename M::Value tile_prefix,
                                              const bool (&starts_segment)[kItems],
                                              Acc (&result)[kItems]) {
-  thread_results<M, Acc, kReverse, kExclusive, kItems>(s.local, M::combine(tile_prefix, s.excl), starts_segment,
-                                                       result);
+  const typename M::Value prefix = M::combine(tile_prefix, s.excl);
+  if constexpr (LinearLogSumExp<M>::value) // plain monoid: no item starts a segment
+    lse_thread_results<M, kReverse, kExclusive, kItems>(s.local, s.ref, s.linear, prefix, result);
+  else
+    thread_results<M, Acc, kReverse, kExclusive, kItems>(s.local, prefix, starts_segment, result);
 }
 
 // A thread's kItems consecutive elements of back-to-back rows of kLength
