@@ -8,35 +8,37 @@
 
 namespace scanjit {
 
+// Storage for a block scan of M's thread totals, whose values are those of
+// BlockMonoid<M> (log-sum-exp scans (max, sum) pairs).
 template <class M, int kThreads> struct BlockScanStorage {
-  typename M::Value warp_totals[2][kThreads / 32];
+  typename BlockMonoid<M>::type::Value warp_totals[2][kThreads / 32];
 };
 
-template <class M, bool kReverse, int kThreads>
-__device__ __forceinline__ typename M::Value
-block_exclusive_scan(typename M::Value v, BlockScanStorage<M, kThreads> &storage, int &buffer,
-                     typename M::Value &block_total) {
+template <class M, bool kReverse, int kThreads, class Storage>
+__device__ __forceinline__ typename M::Value block_exclusive_scan(typename M::Value v, Storage &storage, int &buffer,
+                                                                  typename M::Value &block_total) {
   static_assert(kThreads % 32 == 0 && kThreads <= 1024, "block size must be a multiple of 32");
   constexpr int kWarps = kThreads / 32;
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
   typename M::Value warp_total;
   typename M::Value excl = warp_exclusive_scan<M, kReverse>(v, lane, warp_total);
-  if (kWarps == 1) {
+  if constexpr (kWarps == 1) {
     block_total = warp_total;
     return excl;
+  } else {
+    if (lane == 0)
+      storage.warp_totals[buffer][warp] = warp_total;
+    __syncthreads();
+    // Every warp scans the warp totals; lanes past the last warp hold the
+    // identity, which combines exactly, so the reverse order needs no bounds.
+    typename M::Value t = lane < kWarps ? storage.warp_totals[buffer][lane] : M::identity();
+    buffer ^= 1;
+    typename M::Value totals_total;
+    typename M::Value totals_excl = warp_exclusive_scan<M, kReverse>(t, lane, totals_total);
+    block_total = totals_total;
+    return M::combine(shfl_idx(totals_excl, warp), excl);
   }
-  if (lane == 0)
-    storage.warp_totals[buffer][warp] = warp_total;
-  __syncthreads();
-  // Every warp scans the warp totals; lanes past the last warp hold the
-  // identity, which combines exactly, so the reverse order needs no bounds.
-  typename M::Value t = lane < kWarps ? storage.warp_totals[buffer][lane] : M::identity();
-  buffer ^= 1;
-  typename M::Value totals_total;
-  typename M::Value totals_excl = warp_exclusive_scan<M, kReverse>(t, lane, totals_total);
-  block_total = totals_total;
-  return M::combine(shfl_idx(totals_excl, warp), excl);
 }
 
 } // namespace scanjit

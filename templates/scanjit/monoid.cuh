@@ -38,6 +38,45 @@ template <class Op, class Acc> struct SegmentedMonoid {
   static __device__ __forceinline__ Acc acc(Value v) { return v.value; }
 };
 
+// Log-sum-exp as a (max, sum) pair worth max + log(sum): sum adds exp(x -
+// max) over the items, so a combine costs one exp and no log. The block
+// scan of plain log-sum-exp runs on it (BlockMonoid); tile totals and
+// prefixes between tiles stay in log space.
+template <class Acc> struct LsePair {
+  Acc max;
+  Acc sum;
+};
+
+__device__ __forceinline__ float exp_of(float x) { return expf(x); }
+__device__ __forceinline__ double exp_of(double x) { return exp(x); }
+__device__ __forceinline__ float log_of(float x) { return logf(x); }
+__device__ __forceinline__ double log_of(double x) { return log(x); }
+
+template <class Acc> struct LsePairMonoid {
+  typedef LsePair<Acc> Value;
+  static __device__ __forceinline__ Value identity() { return Value{-positive_infinity(Acc()), Acc(0)}; }
+  static __device__ __forceinline__ Value of_log(Acc x) { return Value{x, Acc(1)}; }
+  static __device__ __forceinline__ Acc log_value(Value v) { return v.max + log_of(v.sum); }
+  // The smaller max's sum is scaled by exp(lo - hi). Equal maxima (two
+  // infinities among them) scale by 1; a NaN max makes exp(NaN) and so a
+  // NaN sum, which no later combine loses.
+  static __device__ __forceinline__ Value combine(Value a, Value b) {
+    const bool b_higher = b.max > a.max;
+    const Acc hi = b_higher ? b.max : a.max;
+    const Acc lo = b_higher ? a.max : b.max;
+    const Acc scale = lo == hi ? Acc(1) : exp_of(lo - hi);
+    return Value{hi, b_higher ? a.sum * scale + b.sum : b.sum * scale + a.sum};
+  }
+};
+
+// The monoid a block scan of M's thread totals runs on.
+template <class M> struct BlockMonoid {
+  typedef M type;
+};
+template <class In, class Acc> struct BlockMonoid<PlainMonoid<LogSumExpOp<In, Acc>, Acc>> {
+  typedef LsePairMonoid<Acc> type;
+};
+
 // Warp shuffles for every Value type (CUDA provides float, double, long long).
 template <class T> __device__ __forceinline__ T shfl_up(T v, int d) {
   return __shfl_up_sync(0xffffffffu, v, d);
@@ -62,6 +101,16 @@ template <class A> __device__ __forceinline__ Segment<A> shfl_idx(Segment<A> v, 
   v.value = shfl_idx(v.value, lane);
   v.head = shfl_idx(v.head, lane);
   return v;
+}
+
+template <class A> __device__ __forceinline__ LsePair<A> shfl_up(LsePair<A> v, int d) {
+  return LsePair<A>{shfl_up(v.max, d), shfl_up(v.sum, d)};
+}
+template <class A> __device__ __forceinline__ LsePair<A> shfl_down(LsePair<A> v, int d) {
+  return LsePair<A>{shfl_down(v.max, d), shfl_down(v.sum, d)};
+}
+template <class A> __device__ __forceinline__ LsePair<A> shfl_idx(LsePair<A> v, int lane) {
+  return LsePair<A>{shfl_idx(v.max, lane), shfl_idx(v.sum, lane)};
 }
 
 } // namespace scanjit

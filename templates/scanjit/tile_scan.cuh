@@ -17,11 +17,12 @@ template <class M, int kItems, bool kLinear = LinearLogSumExp<M>::value> struct 
   typename M::Value excl;          // combination of the tile's earlier threads
   typename M::Value total;         // combination of the whole tile
 };
-// Log-sum-exp: `local` holds linear sums relative to `ref` when `linear`.
+// Log-sum-exp: `local` holds linear sums relative to `ref` when `linear`,
+// and the earlier threads' combination is a (max, sum) pair.
 template <class M, int kItems> struct TileScanState<M, kItems, true> {
   typename M::Value local[kItems];
-  typename M::Value excl;
-  typename M::Value total;
+  LsePair<typename M::Value> excl;
+  typename M::Value total; // in log space
   typename M::Value ref;
   bool linear;
 };
@@ -71,12 +72,16 @@ template <class M, bool kReverse, int kThreads, int kItems>
 __device__ __forceinline__ void tile_local_scan(const typename M::Value (&v)[kItems],
                                                 TileScanState<M, kItems> &s,
                                                 BlockScanStorage<M, kThreads> &storage, int &buffer) {
-  typename M::Value thread_total;
-  if constexpr (LinearLogSumExp<M>::value)
-    thread_total = lse_thread_scan<M, kReverse, kItems>(v, s.local, s.ref, s.linear);
-  else
-    thread_total = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
-  s.excl = block_exclusive_scan<M, kReverse, kThreads>(thread_total, storage, buffer, s.total);
+  if constexpr (LinearLogSumExp<M>::value) {
+    typedef LsePairMonoid<typename M::Value> Pair;
+    typename Pair::Value total;
+    s.excl = block_exclusive_scan<Pair, kReverse, kThreads>(
+        lse_thread_scan<M, kReverse, kItems>(v, s.local, s.ref, s.linear), storage, buffer, total);
+    s.total = Pair::log_value(total);
+  } else {
+    const typename M::Value thread_total = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
+    s.excl = block_exclusive_scan<M, kReverse, kThreads>(thread_total, storage, buffer, s.total);
+  }
 }
 
 // Phase 2: per-item results given the combination of all earlier tiles.
@@ -85,11 +90,14 @@ __device__ __forceinline__ void tile_results(const TileScanState<M, kItems> &s,
                                              typename M::Value tile_prefix,
                                              const bool (&starts_segment)[kItems],
                                              Acc (&result)[kItems]) {
-  const typename M::Value prefix = M::combine(tile_prefix, s.excl);
-  if constexpr (LinearLogSumExp<M>::value) // plain monoid: no item starts a segment
-    lse_thread_results<M, kReverse, kExclusive, kItems>(s.local, s.ref, s.linear, prefix, result);
-  else
-    thread_results<M, Acc, kReverse, kExclusive, kItems>(s.local, prefix, starts_segment, result);
+  if constexpr (LinearLogSumExp<M>::value) { // plain monoid: no item starts a segment
+    typedef LsePairMonoid<typename M::Value> Pair;
+    lse_thread_results<M, kReverse, kExclusive, kItems>(s.local, s.ref, s.linear,
+                                                        Pair::combine(Pair::of_log(tile_prefix), s.excl), result);
+  } else {
+    thread_results<M, Acc, kReverse, kExclusive, kItems>(s.local, M::combine(tile_prefix, s.excl), starts_segment,
+                                                         result);
+  }
 }
 
 // A thread's kItems consecutive elements of back-to-back rows of kLength
