@@ -191,6 +191,9 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     return;
   }
   plan.family = KernelFamily::Row;
+  if (spec.op == ScanOp::LogSumExp)
+    plan.items = std::min(policy::RowPolicy::kMaxItems, policy::RowPolicy::kLogSumExpAccBytesPerThread /
+                                                            dtypeSize(accumulatorType(spec.in)));
   plan.items = pick(tuning.items, plan.items);
   const int64_t threadsNeeded = ceilDiv(L, plan.items);
   auto blockFor = [&](int rowThreads) {

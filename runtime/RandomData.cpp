@@ -47,7 +47,7 @@ void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomO
       } else if (op == ScanOp::Prod) {
         v = gridValue(h, 0.75, 1.25, mantissaBits(dtype) - 1); // stays near 1
       } else if (op == ScanOp::LogSumExp) {
-        v = gridValue(h, -4, 4, mantissaBits(dtype) - 2);
+        v = gridValue(h, -o.logSumExpSpread, o.logSumExpSpread, mantissaBits(dtype) - 2);
       } else {
         v = gridValue(h, -1, 1, mantissaBits(dtype));
       }

@@ -13,6 +13,7 @@ struct RandomOptions {
   uint64_t seed = 1;
   double specialFraction = 0; // share of NaN / +Inf / -Inf (floating only)
   int64_t firstIndex = 0;      // element i gets the value of index firstIndex + i (for splitting work)
+  double logSumExpSpread = 4;  // logsumexp inputs lie in [-spread, spread] (a power of two)
 };
 
 /// Fills `count` elements of `dtype` at `data` for inputs of `op`.

@@ -5,9 +5,10 @@
 // every combine costs an exp and a log1p, in the thread's scan, the block
 // scan and the results, and those made logcumsumexp compute-bound.
 //
-// A thread whose items hold a NaN or +inf, or only -inf, keeps the
+// A thread whose items hold a NaN or +inf, or only -inf, or a finite item
+// so far below the largest that exp(x - ref) would underflow, keeps the
 // log-space path: torch's special-value rules live in LogSumExpOp::combine.
-// Tile totals and the prefixes between tiles stay in log space.
+// Tile totals published to a look-back stay in log space.
 #pragma once
 
 #include "scanjit/monoid.cuh"
@@ -21,6 +22,12 @@ template <class In, class Acc> struct LinearLogSumExp<PlainMonoid<LogSumExpOp<In
   static constexpr bool value = true;
 };
 
+// How far below a thread's largest item its items may lie for the linear
+// path: exp(-64) and exp(-512) are normal numbers with every bit of
+// precision (the smallest are about exp(-87) and exp(-708)).
+__device__ __forceinline__ float lse_linear_range(float) { return 64.0f; }
+__device__ __forceinline__ double lse_linear_range(double) { return 512.0; }
+
 // A thread's items (in scan order: kReverse walks them from the end) as
 // `local`: running sums of exp(x - ref) when `linear`, else the log-space
 // inclusive scan. Returns the thread's total as a (max, sum) pair.
@@ -31,22 +38,34 @@ __device__ __forceinline__ LsePair<typename M::Value> lse_thread_scan(const type
   typedef typename M::Value Acc;
   const Acc inf = positive_infinity(Acc());
   ref = -inf;
+  Acc lowest = inf;
   bool special = false;
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    special = special || is_nan(v[j]) || v[j] == inf;
-    ref = v[j] > ref ? v[j] : ref;
+    special |= !(v[j] < inf); // NaN or +inf
+    ref = fmax_of(ref, v[j]);           // NaN aside (special)
+    lowest = fmin_of(lowest, v[j]);
   }
   linear = !special && ref != -inf;
+  // An item far below ref, or a -inf item (which adds exactly 0): look closer.
+  bool far = linear && lowest < ref - lse_linear_range(Acc());
+  if (far) {
+    far = false;
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      far |= v[j] < ref - lse_linear_range(Acc()) && v[j] != -inf;
+  }
+  linear = linear && !far;
   if (linear) {
     Acc run = Acc(0);
+    const Acc ref_log2e = ref * Acc(1.4426950408889634);
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       const int j = kReverse ? kItems - 1 - i : i;
-      run += exp_of(v[j] - ref); // exp(-inf) = 0: -inf items add nothing
+      run += exp_below(v[j], ref, ref_log2e); // exp(-inf) = 0: -inf items add nothing
       local[j] = run;
     }
-    return LsePair<Acc>{ref, run}; // run >= 1: the largest item adds exp(0)
+    return LsePair<Acc>{ref, run}; // run >= 1: the largest item adds about exp(0)
   }
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
@@ -64,39 +83,36 @@ __device__ __forceinline__ void lse_thread_results(const typename M::Value (&loc
                                                    bool linear, LsePair<typename M::Value> prefix,
                                                    Acc (&result)[kItems]) {
   typedef typename M::Value Value;
-  typedef LsePairMonoid<Value> Pair;
   const Value inf = positive_infinity(Value());
-  if (!linear || is_nan(prefix.max) || prefix.max == inf) {
-    // Log space (a NaN or +inf prefix absorbs every item: the result is it).
-    const Value before_all = Pair::log_value(prefix);
+  const Value before_all = LsePairMonoid<Value>::log_value(prefix);
+  // before_all combined with ref + log(local) is
+  // hi + log(exp(before_all - hi) + local * exp(ref - hi)). A scale that
+  // underflows is negligible beside the other term while local >= exp(-64);
+  // local is 0 only after nothing but -inf items, and then a must not be 0.
+  const Value hi = before_all > ref ? before_all : ref;
+  const Value a = exp_nonpositive(before_all - hi), b = exp_nonpositive(ref - hi);
+  const Value first_local = local[kReverse ? kItems - 1 : 0];
+  if (linear && before_all < inf && (a > Value(0) || first_local > Value(0))) {
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const int before = kReverse ? j + 1 : j - 1;
       const bool first = kReverse ? j == kItems - 1 : j == 0;
-      Value value;
-      if (!linear)
-        value = kExclusive ? (first ? before_all : M::combine(before_all, local[before]))
-                           : M::combine(before_all, local[j]);
-      else
-        value = before_all;
-      result[j] = M::acc(value);
+      result[j] = M::acc(kExclusive && first ? before_all
+                                             : plus_log_positive(hi, a + b * local[kExclusive ? before : j]));
     }
     return;
   }
-  // max + log(sum) combined with ref + log(local) is
-  // hi + log(sum * exp(max - hi) + local * exp(ref - hi)); a prefix of
-  // nothing (max -inf) gives a = 0.
-  const Value hi = prefix.max > ref ? prefix.max : ref;
-  const Value a = prefix.sum * exp_of(prefix.max - hi), b = exp_of(ref - hi);
+  // Log space: items in log space, a NaN or +inf prefix (which absorbs every
+  // item), or -inf items under a prefix too small for a.
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int before = kReverse ? j + 1 : j - 1;
     const bool first = kReverse ? j == kItems - 1 : j == 0;
-    Value value;
-    if (kExclusive)
-      value = first ? Pair::log_value(prefix) : hi + log_of(a + b * local[before]);
-    else
-      value = hi + log_of(a + b * local[j]);
+    Value value = before_all;
+    if (!(kExclusive && first)) {
+      const Value upto = local[kExclusive ? before : j];
+      value = M::combine(before_all, linear ? ref + log_of(upto) : upto);
+    }
     result[j] = M::acc(value);
   }
 }

@@ -3,6 +3,7 @@
 // where a head restarts the running value.
 #pragma once
 
+#include "scanjit/lse_math.cuh"
 #include "scanjit/ops.cuh"
 
 namespace scanjit {
@@ -40,23 +41,26 @@ template <class Op, class Acc> struct SegmentedMonoid {
 
 // Log-sum-exp as a (max, sum) pair worth max + log(sum): sum adds exp(x -
 // max) over the items, so a combine costs one exp and no log. The block
-// scan of plain log-sum-exp runs on it (BlockMonoid); tile totals and
-// prefixes between tiles stay in log space.
+// scan of plain log-sum-exp, and a row's carry from tile to tile, run on
+// it (BlockMonoid, CarryMonoid); look-back totals and prefixes stay in log
+// space.
 template <class Acc> struct LsePair {
   Acc max;
   Acc sum;
 };
 
-__device__ __forceinline__ float exp_of(float x) { return expf(x); }
-__device__ __forceinline__ double exp_of(double x) { return exp(x); }
-__device__ __forceinline__ float log_of(float x) { return logf(x); }
-__device__ __forceinline__ double log_of(double x) { return log(x); }
-
 template <class Acc> struct LsePairMonoid {
   typedef LsePair<Acc> Value;
   static __device__ __forceinline__ Value identity() { return Value{-positive_infinity(Acc()), Acc(0)}; }
   static __device__ __forceinline__ Value of_log(Acc x) { return Value{x, Acc(1)}; }
-  static __device__ __forceinline__ Acc log_value(Value v) { return v.max + log_of(v.sum); }
+  static __device__ __forceinline__ Value as_pair(Acc x) { return of_log(x); }
+  static __device__ __forceinline__ Value as_pair(Value v) { return v; }
+  // A finite max has a sum of at least 1 (its own exp(0)) unless a NaN
+  // went into it: the fast log, else log's special cases.
+  static __device__ __forceinline__ Acc log_value(Value v) {
+    const Acc inf = positive_infinity(Acc());
+    return -inf < v.max && v.max < inf && v.sum >= Acc(1) ? plus_log_positive(v.max, v.sum) : v.max + log_of(v.sum);
+  }
   // The smaller max's sum is scaled by exp(lo - hi). Equal maxima (two
   // infinities among them) scale by 1; a NaN max makes exp(NaN) and so a
   // NaN sum, which no later combine loses.
@@ -64,7 +68,7 @@ template <class Acc> struct LsePairMonoid {
     const bool b_higher = b.max > a.max;
     const Acc hi = b_higher ? b.max : a.max;
     const Acc lo = b_higher ? a.max : b.max;
-    const Acc scale = lo == hi ? Acc(1) : exp_of(lo - hi);
+    const Acc scale = lo == hi ? Acc(1) : exp_nonpositive(lo - hi);
     return Value{hi, b_higher ? a.sum * scale + b.sum : b.sum * scale + a.sum};
   }
 };

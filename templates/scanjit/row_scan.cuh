@@ -28,7 +28,7 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
 
   for (Index line = blockIdx.x; line < Index(P::Lines::kCount); line += gridDim.x) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
-    typename M::Value carry = M::identity();
+    typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
     // The next tile's loads are issued before this tile's scan and barrier,
     // so memory latency overlaps the scan (register double buffering).
     auto load_tile = [&](Index k, Acc (&x)[I]) {
@@ -85,6 +85,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   constexpr long long kChunks = (kRows + kChunkRows - 1) / kChunkRows;
   constexpr long long kChunkElems = kChunkRows * L;
   constexpr long long kTiles = (kChunkElems + kTile - 1) / kTile; // per chunk (the last may have fewer)
+  constexpr bool kFullTiles = kChunkElems % kTile == 0 && (kRows * L) % kChunkElems == 0; // every tile whole
   typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   __shared__ BlockScanStorage<M, T> storage;
@@ -120,15 +121,15 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   if (threadIdx.x == 0)
     for (long long q = 0; q < S && q < items; ++q)
       issue(q);
-  typename M::Value carry = M::identity();
+  typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
   for (long long q = 0; q < items; ++q) {
     const int stage = int(q % S);
     (void)pipe.wait(bulk, stage, q / S);
     if (q % kTiles == 0)
-      carry = M::identity();
+      carry = CarryMonoid<M>::identity();
     const Place p = place(q);
     Acc x[I], r[I];
-    pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, p.elems, x);
+    pipe.template load_lifted<I, kFullTiles>(stage, int(threadIdx.x) * I, p.elems, x);
     bool heads[I] = {};
     typename M::Value v[I];
     if constexpr (kSegmented) {
@@ -148,7 +149,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     if (threadIdx.x == 0 && refill < items && (!staged || q >= 1))
       issue(refill);
     tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, heads, r);
-    carry = M::combine(carry, s.total);
+    carry = tile_carry(carry, s);
     if constexpr (Pipe::kCanStageOutput) {
       if (staged) {
         pipe.store_through_stage(stage, out + p.o.out + p.start, p.elems, r);

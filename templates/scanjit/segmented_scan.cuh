@@ -34,7 +34,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
     const Index rows = min(Index(kChunkRows), Index(kRows) - chunk * Index(kChunkRows));
     const Index end = first + rows * Index(L);
     const Index tiles = (end - first + Index(kTile) - 1) / Index(kTile);
-    typename M::Value carry = M::identity();
+    typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
     for (Index k = 0; k < tiles; ++k) {
       const Index tile = P::kReverse ? tiles - 1 - k : k;
       const Index start = first + tile * Index(kTile) + Index(threadIdx.x) * I;

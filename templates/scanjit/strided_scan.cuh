@@ -30,7 +30,7 @@ __device__ __forceinline__ void strided_scan(const void *in_, const u8 *mask, vo
   for (Index line = Index(blockIdx.x) * kWarps + (threadIdx.x >> 5); line < Index(P::Lines::kCount);
        line += Index(gridDim.x) * kWarps) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
-    typename M::Value carry = M::identity();
+    typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
     for (Index k = 0; k < Index(kChunks); ++k) {
       const Index chunk = P::kReverse ? Index(kChunks) - 1 - k : k;
       const Index start = chunk * Index(kChunk) + lane * I;

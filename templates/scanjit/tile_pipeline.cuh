@@ -93,8 +93,9 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   }
 
   // This thread's kItems elements at `first` (of the stage), lifted to the
-  // accumulator; elements at or past `valid` lift to the identity.
-  template <int kItems>
+  // accumulator; elements at or past `valid` lift to the identity (kFull:
+  // the caller knows every tile is whole, so none is checked).
+  template <int kItems, bool kFull = false>
   __device__ __forceinline__ void load_lifted(int s, int first, int valid, typename P::Acc (&x)[kItems]) const {
     In raw[kItems];
     u8 keep[kItems];
@@ -103,7 +104,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
       VectorAccess<u8, kItems>::load_shared(mask[s] + first, keep);
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
-      const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
+      const bool use = (kFull || first + j < valid) && (!P::kMask || keep[j] != 0);
       x[j] = use ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
     }
   }

@@ -22,6 +22,7 @@ template <class M, int kItems, bool kLinear = LinearLogSumExp<M>::value> struct 
 template <class M, int kItems> struct TileScanState<M, kItems, true> {
   typename M::Value local[kItems];
   LsePair<typename M::Value> excl;
+  LsePair<typename M::Value> total_pair;
   typename M::Value total; // in log space
   typename M::Value ref;
   bool linear;
@@ -74,26 +75,29 @@ __device__ __forceinline__ void tile_local_scan(const typename M::Value (&v)[kIt
                                                 BlockScanStorage<M, kThreads> &storage, int &buffer) {
   if constexpr (LinearLogSumExp<M>::value) {
     typedef LsePairMonoid<typename M::Value> Pair;
-    typename Pair::Value total;
     s.excl = block_exclusive_scan<Pair, kReverse, kThreads>(
-        lse_thread_scan<M, kReverse, kItems>(v, s.local, s.ref, s.linear), storage, buffer, total);
-    s.total = Pair::log_value(total);
+        lse_thread_scan<M, kReverse, kItems>(v, s.local, s.ref, s.linear), storage, buffer, s.total_pair);
+    s.total = Pair::log_value(s.total_pair);
   } else {
     const typename M::Value thread_total = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
     s.excl = block_exclusive_scan<M, kReverse, kThreads>(thread_total, storage, buffer, s.total);
   }
 }
 
-// Phase 2: per-item results given the combination of all earlier tiles.
-template <class M, class Acc, bool kReverse, bool kExclusive, int kItems>
-__device__ __forceinline__ void tile_results(const TileScanState<M, kItems> &s,
-                                             typename M::Value tile_prefix,
+// What a scan of tiles carries from one tile to the next: M's value, or
+// for log-sum-exp the (max, sum) pair, which needs no log between tiles.
+template <class M> using CarryMonoid = typename BlockMonoid<M>::type;
+
+// Phase 2: per-item results given the combination of all earlier tiles
+// (M's value, or for log-sum-exp also its carry pair).
+template <class M, class Acc, bool kReverse, bool kExclusive, int kItems, class Prefix>
+__device__ __forceinline__ void tile_results(const TileScanState<M, kItems> &s, Prefix tile_prefix,
                                              const bool (&starts_segment)[kItems],
                                              Acc (&result)[kItems]) {
   if constexpr (LinearLogSumExp<M>::value) { // plain monoid: no item starts a segment
     typedef LsePairMonoid<typename M::Value> Pair;
     lse_thread_results<M, kReverse, kExclusive, kItems>(s.local, s.ref, s.linear,
-                                                        Pair::combine(Pair::of_log(tile_prefix), s.excl), result);
+                                                        Pair::combine(Pair::as_pair(tile_prefix), s.excl), result);
   } else {
     thread_results<M, Acc, kReverse, kExclusive, kItems>(s.local, M::combine(tile_prefix, s.excl), starts_segment,
                                                          result);
@@ -115,15 +119,25 @@ __device__ __forceinline__ void with_row_heads(const Acc (&x)[kItems], Index pos
   }
 }
 
+// A running carry (the combination of earlier tiles) followed by tile `s`.
+template <class M, int kItems>
+__device__ __forceinline__ typename CarryMonoid<M>::Value tile_carry(typename CarryMonoid<M>::Value carry,
+                                                                     const TileScanState<M, kItems> &s) {
+  if constexpr (LinearLogSumExp<M>::value)
+    return CarryMonoid<M>::combine(carry, s.total_pair);
+  else
+    return M::combine(carry, s.total);
+}
+
 template <class M, class Acc, bool kReverse, bool kExclusive, int kThreads, int kItems>
 __device__ __forceinline__ void scan_tile(const typename M::Value (&v)[kItems],
                                           const bool (&starts_segment)[kItems],
-                                          Acc (&result)[kItems], typename M::Value &carry,
+                                          Acc (&result)[kItems], typename CarryMonoid<M>::Value &carry,
                                           BlockScanStorage<M, kThreads> &storage, int &buffer) {
   TileScanState<M, kItems> s;
   tile_local_scan<M, kReverse, kThreads, kItems>(v, s, storage, buffer);
   tile_results<M, Acc, kReverse, kExclusive, kItems>(s, carry, starts_segment, result);
-  carry = M::combine(carry, s.total);
+  carry = tile_carry(carry, s);
 }
 
 } // namespace scanjit

@@ -27,6 +27,7 @@ struct CaseOptions {
   int64_t maskOffset = 0;
   int64_t maxLines = 1 << 30; // check at most this many lines (first, last, random others)
   double specialFraction = 0; // NaN/Inf share in floating inputs
+  double logSumExpSpread = 4;  // logsumexp inputs lie in [-spread, spread] (a power of two)
   bool twice = true;          // second run with another poison, compared bitwise with the first
 };
 

@@ -1,4 +1,5 @@
-// NaN and +-Inf through max, min and logsumexp (and sums, where they spread).
+// NaN and +-Inf through max, min and logsumexp (and sums, where they spread);
+// logsumexp over values far apart.
 #include "GpuHarness.h"
 
 using namespace scanjit;
@@ -16,6 +17,22 @@ TEST(SpecialValues, NanAndInfinitiesPropagateLikeTorch) {
                                 "[40,50] dim=1 strides=[1,40]"})
         for (const char *flags : {"", " reverse", " exclusive mask"})
           expectCasePasses(std::string(op) + " " + t + shape + flags, specials);
+}
+
+// Log-sum-exp sums exp(x - ref) within a thread while its items lie close
+// to their largest (log_sum_exp_tile.cuh), else combines in log space: items
+// 64 (f32) or 512 (f64) below it would underflow. Spreads on both sides of
+// both limits, over the row, look-back, segmented and column families.
+TEST(SpecialValues, LogSumExpOfValuesFarApart) {
+  SCANJIT_REQUIRE_GPU();
+  for (double spread : {32.0, 64.0, 256.0, 1024.0}) {
+    CaseOptions wide;
+    wide.logSumExpSpread = spread;
+    for (const char *t : {"bf16", "f32", "f64"})
+      for (const char *shape : {"[64,3000] dim=1", "[3,40000] dim=1", "[8000,48] dim=1", "[37,64] dim=0"})
+        for (const char *flags : {"", " reverse exclusive", " mask"})
+          expectCasePasses(std::string("logsumexp ") + t + shape + flags, wide);
+  }
 }
 
 } // namespace

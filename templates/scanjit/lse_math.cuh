@@ -1,0 +1,54 @@
+// Elementary functions of the log-sum-exp scan (LsePairMonoid and
+// log_sum_exp_tile.cuh). Float uses the ex2 and lg2 units where the
+// arguments are known to be in range: exps of non-positive numbers inside
+// sums of at least 1, logs of positive normal sums, so that their errors
+// stay at about a rounding of the sum; double uses exp and log.
+#pragma once
+
+namespace scanjit {
+
+// e^x for x <= 0 (or NaN), a scale inside a sum that holds exp(0) = 1:
+// float uses the ex2 unit (ex2.approx.ftz), whose error, measured against
+// that sum, is a rounding or two of it, like expf's; results below 2^-126
+// flush to 0, already negligible in a sum of at least 1.
+__device__ __forceinline__ float exp_nonpositive(float x) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x * 1.4426950408889634f));
+  return r;
+}
+__device__ __forceinline__ double exp_nonpositive(double x) { return exp(x); }
+// e^(x - ref) for x <= ref (or -inf), given ref_log2e = ref * log2(e):
+// for float one FFMA and the ex2 unit. The rounding of ref_log2e scales a
+// thread's terms alike, by less than an ulp of ref in the log domain.
+__device__ __forceinline__ float exp_below(float x, float ref, float ref_log2e) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaf(x, 1.4426950408889634f, -ref_log2e)));
+  return r;
+}
+__device__ __forceinline__ double exp_below(double x, double ref, double) { return exp(x - ref); }
+
+__device__ __forceinline__ float fmax_of(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double fmax_of(double a, double b) { return fmax(a, b); }
+__device__ __forceinline__ float fmin_of(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ double fmin_of(double a, double b) { return fmin(a, b); }
+
+__device__ __forceinline__ float log_of(float x) { return logf(x); }
+__device__ __forceinline__ double log_of(double x) { return log(x); }
+
+// hi + log(x) for a positive normal x below 2^32. Float takes x = 2^e * m,
+// m in [1, 2), and log2(m) from the lg2 unit, whose absolute error there is
+// about 2^-22: with e * ln2 (ln2 rounded to float: |e| * 2e-9 more), the
+// error stays near 2e-7 for any x, below an ulp of a result of magnitude 4
+// or more. logf's polynomial and special cases were a fifth of the
+// log-sum-exp kernel's time (BENCHMARKS.md).
+__device__ __forceinline__ float plus_log_positive(float hi, float x) {
+  const int bits = __float_as_int(x);
+  const int e = (bits >> 23) - 127;
+  const float m = __int_as_float(bits - e * (1 << 23)); // x with exponent 0
+  float log2m;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(log2m) : "f"(m));
+  return fmaf(float(e), 0.6931471805599453f, fmaf(log2m, 0.6931471805599453f, hi));
+}
+__device__ __forceinline__ double plus_log_positive(double hi, double x) { return hi + log(x); }
+
+} // namespace scanjit
