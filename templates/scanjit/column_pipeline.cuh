@@ -144,6 +144,18 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     chunk_rows(k, first, count);
     const int slice = (count + G - 1) / G; // rows per group, in scan order
     const int lo = min(count, group * slice), hi = min(count, lo + slice);
+    // A whole slice (every chunk but a short last one) is read from the stage
+    // once, all rows at a time, and kept in registers for the scan; a short
+    // one row by row, twice. Row by row, each row waited on its own
+    // shared-memory load (the 3-D middle dim ran at 1.36x copy, BENCHMARKS.md).
+    constexpr int kSlice = (R + G - 1) / G;
+    const bool whole = hi - lo == kSlice && valid > 0;
+    Acc xs[kSlice][V];
+    if (whole) {
+#pragma unroll
+      for (int i = 0; i < kSlice; ++i)
+        lifted(s, count, lo + i, xs[i]);
+    }
     Acc run[V]; // the running value: the carry, then each slice total before this group's
 #pragma unroll
     for (int v = 0; v < V; ++v)
@@ -154,12 +166,20 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll
         for (int v = 0; v < V; ++v)
           total[v] = P::Op::identity();
-        for (int i = lo; i < hi; ++i) {
-          Acc x[V];
-          lifted(s, count, i, x);
+        if (whole) {
 #pragma unroll
-          for (int v = 0; v < V; ++v)
-            total[v] = P::Op::combine(total[v], x[v]);
+          for (int i = 0; i < kSlice; ++i)
+#pragma unroll
+            for (int v = 0; v < V; ++v)
+              total[v] = P::Op::combine(total[v], xs[i][v]);
+        } else {
+          for (int i = lo; i < hi; ++i) {
+            Acc x[V];
+            lifted(s, count, i, x);
+#pragma unroll
+            for (int v = 0; v < V; ++v)
+              total[v] = P::Op::combine(total[v], x[v]);
+          }
         }
 #pragma unroll
         for (int v = 0; v < V; ++v)
@@ -179,19 +199,28 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         }
       }
     }
-    for (int i = lo; i < hi; ++i) {
-      if (valid > 0) {
-        const int r = P::kReverse ? count - 1 - i : i;
-        const Index row = first + Index(r);
-        Acc x[V], res[V];
-        lifted(s, count, i, x);
+    // Row i of the slice (in scan order): scanned from `run` and stored.
+    auto scan_row = [&](int i, const Acc (&x)[V]) {
+      const int r = P::kReverse ? count - 1 - i : i;
+      const Index row = first + Index(r);
+      Acc res[V];
 #pragma unroll
-        for (int v = 0; v < V; ++v) {
-          const Acc before = run[v];
-          run[v] = P::Op::combine(run[v], x[v]);
-          res[v] = P::kExclusive ? before : run[v];
-        }
-        store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
+      for (int v = 0; v < V; ++v) {
+        const Acc before = run[v];
+        run[v] = P::Op::combine(run[v], x[v]);
+        res[v] = P::kExclusive ? before : run[v];
+      }
+      store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
+    };
+    if (whole) {
+#pragma unroll
+      for (int i = 0; i < kSlice; ++i)
+        scan_row(lo + i, xs[i]);
+    } else if (valid > 0) {
+      for (int i = lo; i < hi; ++i) {
+        Acc x[V];
+        lifted(s, count, i, x);
+        scan_row(i, x);
       }
     }
     if constexpr (G == 1) {
