@@ -15,13 +15,6 @@
 
 namespace scanjit {
 
-template <class M> struct LinearLogSumExp {
-  static constexpr bool value = false;
-};
-template <class In, class Acc> struct LinearLogSumExp<PlainMonoid<LogSumExpOp<In, Acc>, Acc>> {
-  static constexpr bool value = true;
-};
-
 // How far below a thread's largest item its items may lie for the linear
 // path: exp(-64) and exp(-512) are normal numbers with every bit of
 // precision (the smallest are about exp(-87) and exp(-708)).
@@ -43,7 +36,7 @@ __device__ __forceinline__ LsePair<typename M::Value> lse_thread_scan(const type
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     special |= !(v[j] < inf); // NaN or +inf
-    ref = fmax_of(ref, v[j]);           // NaN aside (special)
+    ref = fmax_of(ref, v[j]); // NaN aside (special)
     lowest = fmin_of(lowest, v[j]);
   }
   linear = !special && ref != -inf;
@@ -97,8 +90,8 @@ __device__ __forceinline__ void lse_thread_results(const typename M::Value (&loc
     for (int j = 0; j < kItems; ++j) {
       const int before = kReverse ? j + 1 : j - 1;
       const bool first = kReverse ? j == kItems - 1 : j == 0;
-      result[j] = M::acc(kExclusive && first ? before_all
-                                             : plus_log_positive(hi, a + b * local[kExclusive ? before : j]));
+      result[j] =
+          M::acc(kExclusive && first ? before_all : plus_log_positive(hi, a + b * local[kExclusive ? before : j]));
     }
     return;
   }

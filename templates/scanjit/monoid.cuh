@@ -73,12 +73,21 @@ template <class Acc> struct LsePairMonoid {
   }
 };
 
+// Plain (unsegmented) log-sum-exp: its scans run on (max, sum) pairs
+// above the thread level (log_sum_exp_tile.cuh).
+template <class M> struct IsPlainLogSumExp {
+  static constexpr bool value = false;
+};
+template <class In, class Acc> struct IsPlainLogSumExp<PlainMonoid<LogSumExpOp<In, Acc>, Acc>> {
+  static constexpr bool value = true;
+};
+
 // The monoid a block scan of M's thread totals runs on.
-template <class M> struct BlockMonoid {
+template <class M, bool kPairs = IsPlainLogSumExp<M>::value> struct BlockMonoid {
   typedef M type;
 };
-template <class In, class Acc> struct BlockMonoid<PlainMonoid<LogSumExpOp<In, Acc>, Acc>> {
-  typedef LsePairMonoid<Acc> type;
+template <class M> struct BlockMonoid<M, true> {
+  typedef LsePairMonoid<typename M::Value> type;
 };
 
 // Warp shuffles for every Value type (CUDA provides float, double, long long).

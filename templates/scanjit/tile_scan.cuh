@@ -12,7 +12,7 @@
 
 namespace scanjit {
 
-template <class M, int kItems, bool kLinear = LinearLogSumExp<M>::value> struct TileScanState {
+template <class M, int kItems, bool kLinear = IsPlainLogSumExp<M>::value> struct TileScanState {
   typename M::Value local[kItems]; // inclusive scan of this thread's items, in scan order
   typename M::Value excl;          // combination of the tile's earlier threads
   typename M::Value total;         // combination of the whole tile
@@ -73,7 +73,7 @@ template <class M, bool kReverse, int kThreads, int kItems>
 __device__ __forceinline__ void tile_local_scan(const typename M::Value (&v)[kItems],
                                                 TileScanState<M, kItems> &s,
                                                 BlockScanStorage<M, kThreads> &storage, int &buffer) {
-  if constexpr (LinearLogSumExp<M>::value) {
+  if constexpr (IsPlainLogSumExp<M>::value) {
     typedef LsePairMonoid<typename M::Value> Pair;
     s.excl = block_exclusive_scan<Pair, kReverse, kThreads>(
         lse_thread_scan<M, kReverse, kItems>(v, s.local, s.ref, s.linear), storage, buffer, s.total_pair);
@@ -94,7 +94,7 @@ template <class M, class Acc, bool kReverse, bool kExclusive, int kItems, class 
 __device__ __forceinline__ void tile_results(const TileScanState<M, kItems> &s, Prefix tile_prefix,
                                              const bool (&starts_segment)[kItems],
                                              Acc (&result)[kItems]) {
-  if constexpr (LinearLogSumExp<M>::value) { // plain monoid: no item starts a segment
+  if constexpr (IsPlainLogSumExp<M>::value) { // plain monoid: no item starts a segment
     typedef LsePairMonoid<typename M::Value> Pair;
     lse_thread_results<M, kReverse, kExclusive, kItems>(s.local, s.ref, s.linear,
                                                         Pair::combine(Pair::as_pair(tile_prefix), s.excl), result);
@@ -123,7 +123,7 @@ __device__ __forceinline__ void with_row_heads(const Acc (&x)[kItems], Index pos
 template <class M, int kItems>
 __device__ __forceinline__ typename CarryMonoid<M>::Value tile_carry(typename CarryMonoid<M>::Value carry,
                                                                      const TileScanState<M, kItems> &s) {
-  if constexpr (LinearLogSumExp<M>::value)
+  if constexpr (IsPlainLogSumExp<M>::value)
     return CarryMonoid<M>::combine(carry, s.total_pair);
   else
     return M::combine(carry, s.total);
