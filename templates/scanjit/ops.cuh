@@ -66,4 +66,14 @@ template <class In, class Acc> struct LogSumExpOp {
   }
 };
 
+// Ops whose combine is a few instructions: kernels may unroll it freely.
+// Log-sum-exp's (an exp and a log1p with special cases) multiplies compile
+// time and registers when unrolled over many rows.
+template <class Op> struct CheapCombine {
+  static constexpr bool value = true;
+};
+template <class In, class Acc> struct CheapCombine<LogSumExpOp<In, Acc>> {
+  static constexpr bool value = false;
+};
+
 } // namespace scanjit
