@@ -2,7 +2,7 @@
 // bytes (input + mask + output), timed in the same run with CUDA events
 // (3 warm-ups, median of 20). Prints a markdown table and writes JSON.
 //
-//   scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec "<spec>"]... [--json FILE] [--iters N]
+//   scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec "<spec>"]... [--json FILE] [--iters N] [--repeat N]
 //
 // --spec adds cases of its own (suite "custom"); with only --spec given, no
 // suite runs.
@@ -81,14 +81,16 @@ int main(int argc, char **argv) {
   std::vector<std::string> suites, customSpecs;
   std::string jsonPath = "bench.json";
   TimingOptions timing;
+  int repeat = 1;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--suite") && i + 1 < argc) suites.push_back(argv[++i]);
     else if (!std::strcmp(argv[i], "--spec") && i + 1 < argc) customSpecs.push_back(argv[++i]);
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) jsonPath = argv[++i];
     else if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) timing.iterations = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
     else {
       llvm::errs() << "usage: scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec \"<spec>\"]... "
-                      "[--json FILE] [--iters N]\n";
+                      "[--json FILE] [--iters N] [--repeat N]\n";
       return 2;
     }
   }
@@ -108,7 +110,13 @@ int main(int argc, char **argv) {
     llvm::outs() << "device: " << device << "\n\n| suite | spec | family | ms | GB/s | copy ms | ratio |\n"
                  << "|---|---|---|---|---|---|---|\n";
     llvm::outs().flush();
-    for (const Case &c : cases) {
+    // --repeat runs the case list again in the same process (fresh output
+    // buffers each time), to tell a case's run-to-run spread from a change.
+    std::vector<std::pair<int, Case>> schedule;
+    for (int run = 0; run < repeat; ++run)
+      for (const Case &c : cases)
+        schedule.push_back({run, c});
+    for (const auto &[run, c] : schedule) {
       ScanSpec spec = unwrap(parseSpec(c.spec));
       Kernel kernel = prepare(c.spec);
       const int64_t n = spec.numel();
@@ -126,7 +134,7 @@ int main(int argc, char **argv) {
       llvm::outs().flush();
       rows.push_back(llvm::json::Object{{"suite", c.suite}, {"spec", c.spec}, {"plan", kernel.plan()},
                                         {"ms", ms}, {"copy_ms", copy}, {"ratio", ms / copy},
-                                        {"bytes", int64_t(moved)}, {"device", device}});
+                                        {"bytes", int64_t(moved)}, {"device", device}, {"run", run}});
     }
     std::error_code ec;
     llvm::raw_fd_ostream json(jsonPath, ec);
