@@ -12,6 +12,7 @@
 #pragma once
 
 #include "scanjit/monoid.cuh"
+#include "scanjit/thread_scan.cuh"
 
 namespace scanjit {
 
@@ -60,13 +61,7 @@ __device__ __forceinline__ LsePair<typename M::Value> lse_thread_scan(const type
     }
     return LsePair<Acc>{ref, run}; // run >= 1: the largest item adds about exp(0)
   }
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int j = kReverse ? kItems - 1 - i : i;
-    const int before = kReverse ? j + 1 : j - 1;
-    local[j] = i == 0 ? v[j] : M::combine(local[before], v[j]);
-  }
-  return LsePairMonoid<Acc>::of_log(local[kReverse ? 0 : kItems - 1]);
+  return LsePairMonoid<Acc>::of_log(thread_inclusive_scan<M, kReverse, kItems>(v, local));
 }
 
 // Results of a thread's items given `prefix`, everything before the

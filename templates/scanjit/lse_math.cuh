@@ -7,23 +7,24 @@
 
 namespace scanjit {
 
+// 2^x on the ex2 unit, subnormal results flushed to 0.
+__device__ __forceinline__ float ex2_ftz(float x) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+
 // e^x for x <= 0 (or NaN), a scale inside a sum that holds exp(0) = 1:
 // float uses the ex2 unit (ex2.approx.ftz), whose error, measured against
 // that sum, is a rounding or two of it, like expf's; results below 2^-126
 // flush to 0, already negligible in a sum of at least 1.
-__device__ __forceinline__ float exp_nonpositive(float x) {
-  float r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x * 1.4426950408889634f));
-  return r;
-}
+__device__ __forceinline__ float exp_nonpositive(float x) { return ex2_ftz(x * 1.4426950408889634f); }
 __device__ __forceinline__ double exp_nonpositive(double x) { return exp(x); }
 // e^(x - ref) for x <= ref (or -inf), given ref_log2e = ref * log2(e):
 // for float one FFMA and the ex2 unit. The rounding of ref_log2e scales a
 // thread's terms alike, by less than an ulp of ref in the log domain.
 __device__ __forceinline__ float exp_below(float x, float ref, float ref_log2e) {
-  float r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaf(x, 1.4426950408889634f, -ref_log2e)));
-  return r;
+  return ex2_ftz(fmaf(x, 1.4426950408889634f, -ref_log2e));
 }
 __device__ __forceinline__ double exp_below(double x, double ref, double) { return exp(x - ref); }
 

@@ -80,15 +80,8 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
     // Inclusive scan of the thread totals over the row's W lanes, then each
     // lane's exclusive prefix (the lane before it in scan order).
-    Acc incl = thread_inclusive_scan<M, P::kReverse, I>(x, local);
-#pragma unroll
-    for (int d = 1; d < W; d <<= 1) {
-      const Acc other = P::kReverse ? shfl_down(incl, d) : shfl_up(incl, d);
-      if (P::kReverse ? pos + d < W : pos >= d)
-        incl = Op::combine(other, incl);
-    }
-    const Acc before = P::kReverse ? shfl_down(incl, 1) : shfl_up(incl, 1);
-    const Acc prefix = (P::kReverse ? pos == W - 1 : pos == 0) ? Op::identity() : before;
+    const Acc incl = warp_inclusive_scan<M, P::kReverse, W>(thread_inclusive_scan<M, P::kReverse, I>(x, local), pos);
+    const Acc prefix = warp_exclusive_from_inclusive<M, P::kReverse, W>(incl, pos);
     const bool no_heads[I] = {};
     thread_results<M, Acc, P::kReverse, P::kExclusive, I>(local, prefix, no_heads, r);
     store_converted<P, I, 1>(out + start, valid, r);
