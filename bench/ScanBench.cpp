@@ -134,7 +134,10 @@ int main(int argc, char **argv) {
       llvm::outs().flush();
       rows.push_back(llvm::json::Object{{"suite", c.suite}, {"spec", c.spec}, {"plan", kernel.plan()},
                                         {"ms", ms}, {"copy_ms", copy}, {"ratio", ms / copy},
-                                        {"bytes", int64_t(moved)}, {"device", device}, {"run", run}});
+                                        {"bytes", int64_t(moved)}, {"device", device}, {"run", run},
+                                        // Where the buffers lie: a case's spread between runs may follow
+                                        // the placement of its fresh output buffer.
+                                        {"in_address", int64_t(in.get())}, {"out_address", int64_t(out.get())}});
     }
     std::error_code ec;
     llvm::raw_fd_ostream json(jsonPath, ec);

@@ -38,6 +38,7 @@ struct Plan {
   static constexpr int kLookbackWarps = {{lookback_warps}};
   static constexpr int kStages = {{stages}};
   static constexpr int kGroups = {{groups}};
+  static constexpr int kPieces = {{pieces}};
   static constexpr bool kEvictFirst = {{evict_first}};
   static constexpr bool kWarpRows = {{warp_rows}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
@@ -49,9 +50,7 @@ static_assert(sizeof(Problem::In) == {{in_size}}, "input element size");
 static_assert(sizeof(Problem::Out) == {{out_size}}, "output element size");
 static_assert(Problem::Lines::kCount == {{num_lines}}LL, "line count");
 static_assert(Plan::kThreads % 32 == 0, "whole warps");
-static_assert(Plan::kWorkspaceBytes == 0 ||
-                  Plan::kWorkspaceBytes == scanjit::lookback_workspace_bytes(scanjit::lookback_tiles<Problem, Plan>(), sizeof(Problem::Acc)),
-              "the host zeroes exactly the workspace the kernel uses");
+static_assert(Plan::kWorkspaceBytes == {{workspace_used}}, "the host zeroes exactly the workspace the kernel uses");
 } // namespace
 
 // The plan's blocks per SM (usually one: a higher floor makes ptxas spill
@@ -95,7 +94,7 @@ std::string familyCall(KernelFamily f) {
   case KernelFamily::Row: return "scanjit::row_scan<Problem, Plan>(in, mask, out)";
   case KernelFamily::RowSegmented: return "scanjit::segmented_scan<Problem, Plan>(in, mask, out)";
   case KernelFamily::RowLookback: return "scanjit::lookback_scan<Problem, Plan>(in, mask, out, workspace)";
-  case KernelFamily::Column: return "scanjit::column_scan<Problem, Plan>(in, mask, out)";
+  case KernelFamily::Column: return "scanjit::column_scan<Problem, Plan>(in, mask, out, workspace)";
   case KernelFamily::Strided: return "scanjit::strided_scan<Problem, Plan>(in, mask, out)";
   case KernelFamily::Empty: break;
   }
@@ -111,6 +110,16 @@ std::string dimListArgs(const ScanGeometry &g) {
   for (const GeometryDim &d : g.lines)
     args += (args.empty() ? "" : ", ") + dimType(d);
   return args;
+}
+
+// The workspace the family's kernel uses, as the kernel computes it.
+std::string workspaceUsed(KernelFamily f) {
+  switch (f) {
+  case KernelFamily::RowLookback:
+    return "scanjit::lookback_workspace_bytes(scanjit::lookback_tiles<Problem, Plan>(), sizeof(Problem::Acc))";
+  case KernelFamily::Column: return "scanjit::column_workspace_bytes<Problem, Plan>()";
+  default: return "0";
+  }
 }
 
 const char *boolText(bool b) { return b ? "true" : "false"; }
@@ -154,6 +163,8 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
       {"lookback_warps", std::to_string(plan.lookbackWarps)},
       {"workspace_bytes", std::to_string(plan.workspaceBytes)},
+      {"workspace_used", workspaceUsed(plan.family)},
+      {"pieces", std::to_string(plan.pieces)},
       {"stages", std::to_string(plan.stages)},
       {"groups", std::to_string(plan.groups)},
       {"evict_first", boolText(plan.evictFirst)},

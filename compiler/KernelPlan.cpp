@@ -48,6 +48,8 @@ std::string KernelPlan::toString() const {
     os << " lookback_warps=" << lookbackWarps;
   if (family == KernelFamily::Column && groups > 1)
     os << " groups=" << groups;
+  if (family == KernelFamily::Column && pieces > 1)
+    os << " pieces=" << pieces << " workspace=" << workspaceBytes;
   if (evictFirst)
     os << " evict_first=1";
   if (warpRows)

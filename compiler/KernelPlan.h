@@ -55,10 +55,11 @@ struct KernelPlan {
   int stages = 0;           // shared-memory stages filled by bulk copies; 0: loads to registers (row, row_lookback)
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)
   int groups = 1;           // threads sharing each column, each scanning a slice of a stage's rows (column pipeline)
+  int pieces = 1;           // blocks along each panel's scan, chained by published totals (column pipeline)
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
-  int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback)
+  int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback; column with pieces)
   bool index64 = false;     // 64-bit index arithmetic needed
   std::string entry;        // the kernel's extern "C" name
 

@@ -19,15 +19,16 @@ struct PlanTuning {
   int stages = 0;   // most shared-memory stages (row, row_lookback; still within the budget)
   int rows = 0;     // rows per block (row); rows per stage (column pipeline)
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
-  int occupancy = 0; // blocks per SM the registers must allow (row_lookback)
+  int occupancy = 0; // blocks per SM the registers must allow (row_lookback; column with pieces)
   int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
   int vector = 0;   // columns per thread, 1/2/4/8 (column pipeline; still within what the strides allow)
   int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
+  int pieces = 0;   // blocks along each panel's scan (column pipeline; 1: none; fewer where the scan is short)
   int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !vector && !groups && evictFirst < 0;
+           !lookbackWarps && !vector && !groups && !pieces && evictFirst < 0;
   }
   std::string toString() const;
 };

@@ -233,6 +233,30 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
   return v;
 }
 
+// Pieces along each panel's scan of `chunks` stages' worth of rows: with
+// few panels, pieces as long as the stages (each loaded once), so that
+// many more blocks share the work; tuned, any count. The kernel cuts
+// ceil(chunks / pieces) chunks a piece, so the count is adjusted until none
+// is empty.
+int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t chunks, int stages) {
+  // A piece's thread needs more registers than a block of more than 512
+  // threads leaves it (64: f64 log-sum-exp spilled).
+  const bool roomy = threads * policy::ColumnPolicy::kPieceMinRegisters <= policy::kRegistersPerSm;
+  int64_t pieces = 1;
+  if (tuning.pieces)
+    pieces = std::min<int64_t>(tuning.pieces, chunks);
+  else if (panels < policy::ColumnPolicy::kPieceMinPanels && roomy)
+    pieces = ceilDiv(chunks, stages);
+  return int(ceilDiv(chunks, ceilDiv(chunks, pieces)));
+}
+
+// Mirrors column_pieces_workspace_bytes() in templates/scanjit/column_pieces.cuh:
+// a counter, then two flagged values (twice the accumulator's size) per
+// column of each piece but a panel's last.
+int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColumns, int accBytes) {
+  return pieces > 1 ? 16 + 2 * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
+}
+
 // Few columns: a block per panel of columns of a line (groups threads per
 // column), rows streamed through stages of rowsPerChunk rows when every row
 // of a panel can be bulk-copied (16-byte multiples; the kernel checks the
@@ -272,7 +296,21 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
   plan.stages = stages;
   plan.sharedBytes = plan.stages * (rows * perRow + 8) + (plan.groups > 1 ? partialBytes : 0) + 256;
   plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
-  plan.grid = g.numLines() * ceilDiv(g.inner.size, panel);
+  const int64_t panels = g.numLines() * ceilDiv(g.inner.size, panel);
+  plan.pieces = columnPieces(tuning, plan.threads, panels, ceilDiv(g.scan.size, rows), stages);
+  plan.grid = panels * plan.pieces;
+  if (plan.pieces > 1) {
+    // Many short blocks: as many per SM as their shared memory allows,
+    // registers capped to fit (the prefix window alone took 86 -> 165) but
+    // never below kPieceMinRegisters a thread.
+    const int bySharedMemory =
+        int(policy::kMaxDynamicSharedBytes / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved));
+    const int byRegisters =
+        int(policy::kRegistersPerSm / (int64_t(plan.threads) * policy::ColumnPolicy::kPieceMinRegisters));
+    plan.minBlocksPerSm = pick(tuning.occupancy, std::clamp(std::min(bySharedMemory, byRegisters), 1,
+                                                            policy::ColumnPolicy::kPieceMaxBlocksPerSm));
+  }
+  plan.workspaceBytes = columnPiecesWorkspaceBytes(panels, plan.pieces, panel, dtypeSize(accumulatorType(spec.in)));
 }
 
 void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {

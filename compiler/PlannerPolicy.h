@@ -94,6 +94,15 @@ struct ColumnPolicy {
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;
+  // Fewer panels than this leave most SMs with one block or two, each
+  // waiting on its own next stage (the time of 64 to 256 panels of 4096 rows
+  // hardly changes): each panel's scan is then cut into pieces as long as
+  // the stages, a block each, up to 4 per SM. H200, f32[N,4096,256] dim=1:
+  // 64 panels 4.12 -> 1.59 of copy, 128 2.27 -> 1.48, 192 1.61 -> 1.36, but
+  // 256 1.25 -> 1.38 (BENCHMARKS.md).
+  static constexpr long long kPieceMinPanels = 224;
+  static constexpr int kPieceMaxBlocksPerSm = 4;
+  static constexpr int kPieceMinRegisters = 128; // a thread's share: no pieces for blocks over 512 threads
 };
 
 struct StridedPolicy {
@@ -104,5 +113,7 @@ struct StridedPolicy {
 // Largest grid the planner asks for; kernels loop over the remaining work.
 inline constexpr int64_t kMaxGrid = 2147483647;
 inline constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024; // sm_90's opt-in limit per block
+inline constexpr int64_t kSharedBytesPerBlockReserved = 1024;  // the driver's share of each block's shared memory
+inline constexpr int64_t kRegistersPerSm = 65536;
 
 } // namespace scanjit::policy

@@ -98,7 +98,7 @@ void launchEntry(const KernelEntry &e, void *out, const void *in, const void *ma
     workspace = unwrap(e.workspace(ctx, static_cast<CUstream>(stream)));
     CUresult rc = api.cuMemsetD8Async(workspace, 0, size_t(e.plan.workspaceBytes), static_cast<CUstream>(stream));
     if (rc != CUDA_SUCCESS)
-      throwError(driverError(rc, "cuMemsetD8Async(look-back workspace)"));
+      throwError(driverError(rc, "cuMemsetD8Async(kernel workspace)"));
   }
   void *params[] = {&in, &mask, &out, &workspace};
   CUresult rc = api.cuLaunchKernel(fn, static_cast<unsigned>(e.plan.grid), 1, 1,

@@ -53,7 +53,7 @@ llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream strea
   CUdeviceptr ptr = 0;
   if (CUresult rc = api->cuMemAlloc(&ptr, size_t(plan.workspaceBytes)); rc != CUDA_SUCCESS)
     return driverError(rc, "cuMemAlloc of " + std::to_string(plan.workspaceBytes) +
-                               " bytes of look-back workspace for '" + specText +
+                               " bytes of kernel workspace for '" + specText +
                                "' (the first launch on a stream allocates it; inside CUDA graph "
                                "capture, launch once on that stream before capturing)");
   workspaces_.push_back({ctx, stream, ptr});

@@ -76,14 +76,15 @@ if [[ " ${steps[*]} " == *" ncu "* ]]; then
 fi
 if want sanitize; then
   # A few GPU tests, then single kernels of each staged path (row, look-back,
-  # segmented, column, mask/reverse/exclusive, 2- and 8-byte types) run by the
+  # segmented, column and its pieces, mask/reverse/exclusive, 2- and 8-byte types) run by the
   # CLI; "tuning|spec" runs a spec with that SCANJIT_PLAN_TUNE.
   small='Api.PrepareOnceLaunchManyOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement'
   specs=("sum f32[3,40000] dim=1 mask reverse" "logsumexp f64[3,40000] dim=1 exclusive"
          "sum f32[100003] dim=0" "sum f32[64,3008] dim=1 mask" "sum f16[256,32768] dim=1 exclusive"
          "sum i32[16,4096] dim=1" "max f32[300,700] dim=0 reverse" "sum f32[40,64,30] dim=1"
          "sum f32[8000,48] dim=1 mask reverse exclusive" "stages=8|sum f32[8000,48] dim=1 mask reverse exclusive"
-         "sum f16[3001,32] dim=1 mask reverse exclusive" "logsumexp f32[300007] dim=0 reverse exclusive")
+         "sum f16[3001,32] dim=1 mask reverse exclusive" "logsumexp f32[300007] dim=0 reverse exclusive"
+         "max f32[4,3000,96] dim=1 mask reverse exclusive" "pieces=5|logsumexp f64[3,2000,64] dim=1 exclusive")
   for tool in memcheck racecheck synccheck; do
     log="$logs/sanitize-$tool.log"
     : > "$log"

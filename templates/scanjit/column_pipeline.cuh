@@ -14,10 +14,21 @@
 // costs two shared-memory reads per element instead of one, and the block
 // has kGroups times the warps: with one thread per column, few columns left
 // a few warps per SM, each waiting on its own latency every row.
+//
+// With Plan::kPieces > 1 (few panels: too few blocks to keep the SMs
+// busy), each panel's scan is cut into that many pieces of whole stages, a
+// block each, taken in ticket order (piece-major, so a piece's
+// predecessors are always held by running blocks) and chained through
+// published totals (column_pieces.cuh). A piece first totals its columns
+// and publishes them, then scans from its prefix. A piece no longer than
+// the stages (the policy's) is loaded once and both passes read the
+// stages; a longer one (tuned) streams its rows twice. The first piece
+// needs no prefix: it scans in one pass and publishes its total last.
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
 #include "scanjit/element_io.cuh"
+#include "scanjit/column_pieces.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/ops.cuh"
 
@@ -34,9 +45,23 @@ template <class P, int kStages, int kRows, int kPanel, int kGroups> struct Colum
   typename P::Acc partial[kGroups > 1 ? kGroups : 1][kGroups > 1 ? kPanel : 1];
 };
 
+// Panels of a column plan: lines x column panels of kThreads / kGroups x
+// kVector columns.
+template <class P, class Plan> __host__ __device__ constexpr long long column_panel_columns() {
+  return (long long)Plan::kThreads / Plan::kGroups * Plan::kVector;
+}
+template <class P, class Plan> __host__ __device__ constexpr long long column_panels() {
+  return P::Lines::kCount * ((P::Inner::kSize + column_panel_columns<P, Plan>() - 1) / column_panel_columns<P, Plan>());
+}
+
+template <class P, class Plan> __host__ __device__ constexpr long long column_workspace_bytes() {
+  return column_pieces_workspace_bytes(column_panels<P, Plan>(), Plan::kPieces, column_panel_columns<P, Plan>(),
+                                       int(sizeof(typename P::Acc)));
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, const u8 *mask,
-                                                      typename P::Out *out, bool bulk) {
+                                                      typename P::Out *out, bool bulk, void *workspace) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::In In;
@@ -49,11 +74,38 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   constexpr long long C = P::Inner::kSize;
   constexpr long long kPanels = (C + kPanel - 1) / kPanel;
   constexpr long long kChunks = (L + R - 1) / R; // stages' worth of rows along the scan
+  constexpr int kPieces = Plan::kPieces;
+  constexpr long long kPieceChunks = (kChunks + kPieces - 1) / kPieces;
+  static_assert(kPieces == 1 || (kChunks + kPieceChunks - 1) / kPieceChunks == kPieces, "no piece is empty");
+  static_assert(kPanel == column_panel_columns<P, Plan>(), "the panel the workspace is sized for");
+  // Pieces no longer than the stages are loaded once (both passes read the stages).
+  constexpr bool kResident = kPieces > 1 && kPieceChunks <= S;
   typedef ColumnStages<P, S, R, kPanel, G> Stages;
   Stages &st = dynamic_stages<Stages, Plan>();
+  constexpr long long kAllPanels = P::Lines::kCount * kPanels;
+  const ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, kAllPanels);
 
-  const Index line = Index(blockIdx.x / kPanels);
-  const Index col0 = Index(blockIdx.x % kPanels) * kPanel;
+  // This block's panel and piece: a ticket when there are pieces.
+  long long unit = blockIdx.x;
+  if constexpr (kPieces > 1) {
+    __shared__ long long ticket;
+    if (threadIdx.x == 0)
+      ticket = (long long)atomicAdd(pieces.counter, 1ULL);
+    __syncthreads();
+    unit = ticket;
+  }
+  const long long panel = kPieces > 1 ? unit % kAllPanels : unit;
+  const int piece = kPieces > 1 ? int(unit / kAllPanels) : 0;
+  const Index line = Index(panel / kPanels);
+  const Index col0 = Index(panel % kPanels) * kPanel;
+  // The piece's chunks (in scan order), passed over twice after the first
+  // piece: sequence position q < totaling is the totaling pass. A stage
+  // holds position q, or with resident pieces the q-th chunk of the pass.
+  const long long k_begin = piece * kPieceChunks, k_count = min(kChunks, k_begin + kPieceChunks) - k_begin;
+  const long long totaling = piece > 0 ? k_count : 0, sequence = totaling + k_count;
+  auto chunk_at = [&](long long q) { return k_begin + (q < totaling ? q : q - totaling); };
+  auto stage_at = [&](long long q) { return int(kResident ? chunk_at(q) - k_begin : q % S); };
+  const long long loads = kResident ? k_count : sequence; // chunks that go through a stage
   Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
   o.in += col0;
   o.out += col0;
@@ -109,8 +161,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     mbarrier_init_fence();
   __syncthreads();
   if (bulk)
-    for (long long k = 0; k < S && k < kChunks; ++k)
-      fill(int(k), k);
+    for (long long q = 0; q < S && q < loads; ++q)
+      fill(stage_at(q), chunk_at(q));
 
   const int my = int(threadIdx.x % (T / G)) * V; // this thread's first column in the panel
   const int group = int(threadIdx.x / (T / G));
@@ -132,11 +184,33 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     for (int v = 0; v < V; ++v)
       x[v] = v < valid && (!P::kMask || keep[v] != 0) ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
   };
-  for (long long k = 0; k < kChunks; ++k) {
-    const int s = int(k % S);
+  for (long long q = 0; q < sequence; ++q) {
+    const int s = stage_at(q);
+    const long long k = chunk_at(q);
+    if constexpr (kPieces > 1) {
+      // Totaled: publish this thread's columns' totals (group 0's: every
+      // group holds the same carry), then scan from the pieces before.
+      if (q == totaling && totaling > 0) {
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+          if (group == 0 && v < valid)
+            pieces.publish_aggregate(panel, piece, my + v, carry[v]);
+        Acc total[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          total[v] = carry[v];
+          carry[v] = v < valid ? pieces.prefix(panel, piece, my + v) : P::Op::identity();
+          if (group == 0 && v < valid)
+            pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(carry[v], total[v]));
+        }
+      }
+    }
+    const bool store = q >= totaling; // the totaling pass only combines
+    const bool loaded = !kResident || q < loads; // a resident piece's scan reads the stages again
     if (bulk) {
-      mbarrier_wait(&st.full[s], unsigned((k / S) & 1));
-    } else {
+      if (loaded)
+        mbarrier_wait(&st.full[s], unsigned((q / S) & 1));
+    } else if (loaded) {
       fill(s, k);
       __syncthreads();
     }
@@ -213,13 +287,16 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         run[v] = P::Op::combine(run[v], x[v]);
         res[v] = P::kExclusive ? before : run[v];
       }
-      store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
+      if (store)
+        store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
     };
-    if (whole) {
+    // Several groups total the rows without a scan; one group scans to total.
+    const bool scan = G == 1 || store;
+    if (whole && scan) {
 #pragma unroll
       for (int i = 0; i < kSlice; ++i)
         scan_row(lo + i, xs[i]);
-    } else if (valid > 0) {
+    } else if (valid > 0 && scan) {
       for (int i = lo; i < hi; ++i) {
         Acc x[V];
         lifted(s, count, i, x);
@@ -233,8 +310,17 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     }
     // Every thread has read stage s: refill it with the chunk S ahead.
     __syncthreads();
-    if (bulk && k + S < kChunks)
-      fill(s, k + S);
+    if (bulk && q + S < loads)
+      fill(s, chunk_at(q + S));
+  }
+  if constexpr (kPieces > 1) {
+    if (totaling == 0) // the first piece: its total is its inclusive prefix
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (group == 0 && v < valid) {
+          pieces.publish_aggregate(panel, piece, my + v, carry[v]);
+          pieces.publish_inclusive(panel, piece, my + v, carry[v]);
+        }
   }
 }
 

@@ -16,81 +16,12 @@
 #pragma once
 
 #include "scanjit/element_io.cuh"
+#include "scanjit/flagged_value.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_scan.cuh"
 
 namespace scanjit {
-
-// A value of 4 or 8 bytes published as 1 or 2 words of (32 value bits, flag):
-// aligned 8-byte accesses are single-copy atomic, so a reader that sees every
-// flag set also sees the whole value. The workspace is zeroed before each
-// launch: a zero flag means "not yet published".
-template <class Acc> struct FlaggedValue {
-  static_assert(sizeof(Acc) == 4 || sizeof(Acc) == 8, "look-back values are 4 or 8 bytes");
-  static constexpr int kWords = int(sizeof(Acc)) / 4;
-  static constexpr u64 kReady = 1ULL << 32;
-  u64 word[kWords];
-
-  __device__ __forceinline__ bool ready() const {
-    bool ok = true;
-#pragma unroll
-    for (int i = 0; i < kWords; ++i)
-      ok = ok && (word[i] & kReady) != 0;
-    return ok;
-  }
-  __device__ __forceinline__ Acc value() const {
-    unsigned bits[kWords];
-#pragma unroll
-    for (int i = 0; i < kWords; ++i)
-      bits[i] = unsigned(word[i]);
-    Acc v;
-    memcpy(&v, bits, sizeof(Acc));
-    return v;
-  }
-  static __device__ __forceinline__ FlaggedValue none() {
-    FlaggedValue f;
-#pragma unroll
-    for (int i = 0; i < kWords; ++i)
-      f.word[i] = 0;
-    return f;
-  }
-  static __device__ __forceinline__ FlaggedValue of(Acc v) {
-    unsigned bits[kWords];
-    memcpy(bits, &v, sizeof(Acc));
-    FlaggedValue f;
-#pragma unroll
-    for (int i = 0; i < kWords; ++i)
-      f.word[i] = kReady | bits[i];
-    return f;
-  }
-};
-
-// Relaxed, device-scope accesses: they bypass L1, so a spinning reader sees
-// the writer's store, and they order nothing else (nothing else is shared).
-template <class Acc>
-__device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc> *p) {
-  FlaggedValue<Acc> f;
-  if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(f.word[0]) : "l"(p) : "memory");
-  } else {
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
-                 : "=l"(f.word[0]), "=l"(f.word[1])
-                 : "l"(p)
-                 : "memory");
-  }
-  return f;
-}
-template <class Acc>
-__device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue<Acc> f) {
-  if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(f.word[0]) : "memory");
-  } else {
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(f.word[0]),
-                 "l"(f.word[1])
-                 : "memory");
-  }
-}
 
 // Bytes of workspace for `tiles` tiles of accumulator size `accBytes`: a
 // 16-byte tile counter, then each tile's aggregate, then each tile's

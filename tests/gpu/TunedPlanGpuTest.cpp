@@ -90,4 +90,36 @@ TEST(TunedPlans, LookbackWithOneAndTwoReadingWarpsMatchesTheReference) {
   }
 }
 
+// Column scans cut into pieces along the scan, chained by published
+// totals: the policy's pieces on few panels (a panel and a half a line, a
+// short last stage), a tuned uneven split (the last piece shorter), and an
+// input one element off alignment (stages filled without bulk copies).
+TEST(TunedPlans, ColumnPiecesMatchTheReference) {
+  SCANJIT_REQUIRE_GPU();
+  struct Case {
+    const char *tuning;
+    const char *shape;
+  };
+  for (const Case &c : {Case{"", "[8,1000,96]"}, Case{"pieces=7", "[3,3000,80]"}}) {
+    ScopedEnv tune("SCANJIT_PLAN_TUNE", c.tuning);
+    std::vector<std::string> specs;
+    for (const char *op : {"sum", "prod", "max", "min", "logsumexp"})
+      for (const char *type : {"f32", "f64", "f16"})
+        for (const char *flags : {"", " mask", " reverse exclusive", " mask reverse exclusive"})
+          specs.push_back(std::string(op) + " " + type + c.shape + " dim=1" + flags);
+    for (const std::string &s : specs) {
+      KernelPlan plan;
+      ASSERT_TRUE(tunedPlan(s, plan));
+      ASSERT_EQ(plan.family, KernelFamily::Column) << s;
+      ASSERT_GT(plan.pieces, 1) << s << ": not cut into pieces";
+    }
+    precompile(specs);
+    for (const std::string &s : specs)
+      expectCasePasses(s);
+    CaseOptions unaligned;
+    unaligned.inOffset = 1;
+    expectCasePasses(std::string("sum f32") + c.shape + " dim=1 mask", unaligned);
+  }
+}
+
 } // namespace

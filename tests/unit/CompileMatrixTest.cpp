@@ -128,6 +128,8 @@ TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
       {"stages=8", "sum f32[1048576,32] dim=1"},
       {"stages=8", "logsumexp f64[6000,48] dim=1 mask reverse exclusive"},
       {"stages=4", "max bf16[6000,48] dim=1 exclusive"},
+      {"pieces=7", "logsumexp f64[3,3000,80] dim=1 mask reverse exclusive"}, // pieces streamed twice
+      {"threads=512,groups=8", "min f64[2,3000,256] dim=1 reverse exclusive"}, // pieces in blocks of 512
   };
   for (const auto &c : cases) {
     auto tuning = parsePlanTuning(c.tuning);

@@ -127,6 +127,8 @@ TEST(Planner, ScanningTheOuterDimUsesColumns) {
   EXPECT_NE(p.toString().find(" groups=4"), std::string::npos);
   EXPECT_EQ(p.rowsPerChunk, 64); // 64 x (256 + 16) bytes: under the 32 KB stage
   EXPECT_EQ(p.grid, 32768 / 64);
+  EXPECT_EQ(p.pieces, 1); // 512 panels fill the GPU
+  EXPECT_EQ(p.workspaceBytes, 0);
   KernelPlan wide = plan("sum f32[512,64,4096] dim=1");
   EXPECT_EQ(wide.vector, 4);
   EXPECT_EQ(wide.unroll, 4);
@@ -145,6 +147,37 @@ TEST(Planner, MiddleDimOf3dMergesNothingAcrossTheScan) {
   EXPECT_EQ(p.geometry.inner.size, 256);
   ASSERT_EQ(p.geometry.lines.size(), 1u);
   EXPECT_EQ(p.geometry.lines[0].size, 64);
+}
+
+TEST(Planner, FewPanelsCutTheScanIntoPieces) {
+  // 16 lines x 4 panels of 64 columns, fewer than the SMs: pieces as long
+  // as the 3 stages of 64 rows, 22 along the 4096 rows (the last one stage).
+  KernelPlan p = plan("sum f32[16,4096,256] dim=1");
+  EXPECT_EQ(p.pieces, 22);
+  EXPECT_EQ(p.grid, 16 * 4 * 22);
+  // A ticket counter, then an aggregate and an inclusive prefix (flagged:
+  // 8 bytes for f32) per column of every piece but a panel's last.
+  EXPECT_EQ(p.workspaceBytes, 16 + 2 * 64 * 21 * 64 * 8);
+  EXPECT_NE(p.toString().find(" pieces=22 workspace=1376272"), std::string::npos);
+  EXPECT_EQ(p.minBlocksPerSm, 4); // as many as the shared memory allows: registers capped
+  EXPECT_EQ(plan("sum f32[3000,256] dim=0").pieces, 16); // 47 stages
+  // f64 totals take 16 bytes each (17 stages of 62 rows: 6 pieces).
+  KernelPlan f64 = plan("sum f64[8,1000,64] dim=1");
+  EXPECT_EQ(f64.pieces, 6);
+  EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 5 * 64 * 16);
+  // A tuned count, cut the same way (none empty) and never more than the stages.
+  KernelPlan tuned = planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=7"));
+  EXPECT_EQ(tuned.pieces, 7); // 47 stages: 7 a piece, the last 5
+  EXPECT_EQ(planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=20")).pieces, 16); // 3 a piece
+  EXPECT_EQ(planKernel(mustParse("sum f32[3,100,64] dim=1"), *parsePlanTuning("pieces=7")).pieces, 2);
+  EXPECT_EQ(planKernel(mustParse("sum f32[64,4096,256] dim=1"), *parsePlanTuning("pieces=1")).pieces, 1);
+  // Enough panels (one an SM and more), scans no longer than the stages,
+  // blocks too large for a piece's registers, and loads to registers: none.
+  EXPECT_EQ(plan("sum f32[32768,32768] dim=0").pieces, 1);
+  EXPECT_EQ(plan("sum f32[64,4096,256] dim=1").pieces, 1);
+  EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("threads=1024,groups=8")).pieces, 1);
+  EXPECT_EQ(plan("sum f32[64,150,256] dim=1").pieces, 1);
+  EXPECT_EQ(plan("sum f32[1000,1001] dim=0").pieces, 1);
 }
 
 TEST(Planner, ContiguousOuterDimsMergeAndSizeOneDimsDrop) {
@@ -204,6 +237,8 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   EXPECT_EQ(t->lookback, 4);
   EXPECT_EQ(t->toString(), "threads=512,items=16,lookback=4");
   EXPECT_TRUE(parsePlanTuning("")->empty());
+  EXPECT_EQ(parsePlanTuning("pieces=3")->pieces, 3);
+  EXPECT_FALSE(parsePlanTuning("pieces=3")->empty());
   auto readers = parsePlanTuning("lookback_warps=2");
   ASSERT_TRUE(static_cast<bool>(readers));
   KernelPlan wide = planKernel(mustParse("sum f32[8,16777216] dim=1"), *readers);

@@ -1,0 +1,85 @@
+// Column pieces: each panel's scan cut into pieces along the scan, a block
+// each (column_pipeline.cuh streams them), chained through totals published
+// in the workspace, as the look-back family chains tiles.
+//
+// Reproducibility: piece p's prefix in a column is always the inclusive
+// prefix of piece p - W followed by the aggregates of pieces p - W + 1 ..
+// p - 1, in that order, whatever was published first, so results are
+// bitwise reproducible. The chain of inclusive prefixes has one link per W
+// pieces, and a column's W loads are in flight together.
+#pragma once
+
+#include "scanjit/flagged_value.cuh"
+
+namespace scanjit {
+
+constexpr int kColumnPieceWindow = 8;
+
+// Bytes of workspace: a 16-byte ticket counter, then the aggregate of every
+// column of every piece but each panel's last, then their inclusive
+// prefixes, as flagged values (the planner computes the same and the
+// emitted source asserts it).
+__host__ __device__ constexpr long long column_pieces_workspace_bytes(long long panels, int pieces,
+                                                                      long long panel_columns, int acc_bytes) {
+  return pieces > 1 ? 16 + 2 * panels * (pieces - 1) * panel_columns * 2 * acc_bytes : 0;
+}
+
+template <class Op, class Acc, int kPieces, int kPanel> struct ColumnPieces {
+  typedef FlaggedValue<Acc> Flagged;
+  static constexpr int W = kColumnPieceWindow;
+  unsigned long long *counter;
+  Flagged *aggregate, *inclusive;
+
+  __device__ __forceinline__ ColumnPieces(void *workspace, long long panels) {
+    char *p = static_cast<char *>(workspace);
+    counter = reinterpret_cast<unsigned long long *>(p);
+    aggregate = reinterpret_cast<Flagged *>(p + 16);
+    inclusive = aggregate + panels * (kPieces - 1) * kPanel;
+  }
+
+  // Column c of piece p of `panel` (pieces but the last have one).
+  static __device__ __forceinline__ long long slot(long long panel, int p, int c) {
+    return (panel * (kPieces - 1) + p) * kPanel + c;
+  }
+  __device__ __forceinline__ void publish_aggregate(long long panel, int p, int c, Acc v) const {
+    if (p < kPieces - 1)
+      store_flagged(aggregate + slot(panel, p, c), Flagged::of(v));
+  }
+  __device__ __forceinline__ void publish_inclusive(long long panel, int p, int c, Acc v) const {
+    if (p < kPieces - 1)
+      store_flagged(inclusive + slot(panel, p, c), Flagged::of(v));
+  }
+
+  // Everything before piece p in column c, once published: seen[0] is the
+  // inclusive prefix of piece p - W, seen[i] the aggregate of piece p - W + i.
+  // Each round issues every missing load before checking any.
+  __device__ __forceinline__ Acc prefix(long long panel, int p, int c) const {
+    Flagged seen[W];
+#pragma unroll
+    for (int i = 0; i < W; ++i)
+      seen[i] = Flagged::none();
+    for (;;) {
+#pragma unroll
+      for (int i = 0; i < W; ++i) {
+        const int q = p - W + i;
+        if (q >= 0 && !seen[i].ready())
+          seen[i] = load_flagged((i == 0 ? inclusive : aggregate) + slot(panel, q, c));
+      }
+      bool ready = true;
+#pragma unroll
+      for (int i = 0; i < W; ++i)
+        ready = ready && (p - W + i < 0 || seen[i].ready());
+      if (ready)
+        break;
+      __nanosleep(32);
+    }
+    Acc r = Op::identity();
+#pragma unroll
+    for (int i = 0; i < W; ++i)
+      if (p - W + i >= 0)
+        r = Op::combine(r, seen[i].value());
+    return r;
+  }
+};
+
+} // namespace scanjit
