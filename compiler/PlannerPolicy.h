@@ -94,13 +94,14 @@ struct ColumnPolicy {
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;
-  // Fewer panels than this leave most SMs with one block or two, each
-  // waiting on its own next stage (the time of 64 to 256 panels of 4096 rows
-  // hardly changes): each panel's scan is then cut into pieces as long as
-  // the stages, a block each, up to 4 per SM. H200, f32[N,4096,256] dim=1:
-  // 64 panels 4.12 -> 1.59 of copy, 128 2.27 -> 1.48, 192 1.61 -> 1.36, but
-  // 256 1.25 -> 1.38 (BENCHMARKS.md).
-  static constexpr long long kPieceMinPanels = 224;
+  // Fewer panels than this (2 blocks per SM on an H200) leave the SMs with
+  // one block or two, each waiting on its own next stage (64 to 256 panels of
+  // 4096 rows all took about 0.16 ms): each panel's scan is then cut into
+  // pieces as long as the stages, a block each, up to 4 per SM. H200,
+  // f32[N,4096,256] dim=1: 64 panels 4.18 -> 1.34 of copy, 192 1.61 -> 1.22,
+  // 256 1.25 -> 1.22; but 384 1.14 -> 1.21 and the dim=0 seed's 512 1.10 ->
+  // 1.16 (BENCHMARKS.md).
+  static constexpr long long kPieceMinPanels = 264;
   static constexpr int kPieceMaxBlocksPerSm = 4;
   static constexpr int kPieceMinRegisters = 128; // a thread's share: no pieces for blocks over 512 threads
 };

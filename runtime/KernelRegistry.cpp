@@ -56,6 +56,12 @@ llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream strea
                                " bytes of kernel workspace for '" + specText +
                                "' (the first launch on a stream allocates it; inside CUDA graph "
                                "capture, launch once on that stream before capturing)");
+  // Zeroed in stream order before the first launch (the look-back's again
+  // before each: runtime/Api.cpp).
+  if (CUresult rc = api->cuMemsetD8Async(ptr, 0, size_t(plan.workspaceBytes), stream); rc != CUDA_SUCCESS) {
+    api->cuMemFree(ptr);
+    return driverError(rc, "cuMemsetD8Async of the kernel workspace for '" + specText + "'");
+  }
   workspaces_.push_back({ctx, stream, ptr});
   return ptr;
 }

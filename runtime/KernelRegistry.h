@@ -25,8 +25,9 @@ struct KernelEntry {
   llvm::Expected<CUfunction> function(CUcontext ctx) const;
 
   /// Device scratch of plan.workspaceBytes for launches on `stream` in
-  /// `ctx`, allocated on first use and kept: launches on one stream run in
-  /// order, so they can share it; launches on different streams must not.
+  /// `ctx`, allocated and zeroed on first use and kept: launches on one
+  /// stream run in order, so they can share it; launches on different
+  /// streams must not.
   llvm::Expected<CUdeviceptr> workspace(CUcontext ctx, CUstream stream) const;
 
 private:

@@ -27,14 +27,30 @@ __host__ __device__ constexpr long long column_pieces_workspace_bytes(long long 
 template <class Op, class Acc, int kPieces, int kPanel> struct ColumnPieces {
   typedef FlaggedValue<Acc> Flagged;
   static constexpr int W = kColumnPieceWindow;
-  unsigned long long *counter;
+  unsigned long long *tickets;
   Flagged *aggregate, *inclusive;
+  unsigned tag = 0; // this launch's, once take_ticket() has run
 
   __device__ __forceinline__ ColumnPieces(void *workspace, long long panels) {
     char *p = static_cast<char *>(workspace);
-    counter = reinterpret_cast<unsigned long long *>(p);
+    tickets = reinterpret_cast<unsigned long long *>(p);
     aggregate = reinterpret_cast<Flagged *>(p + 16);
     inclusive = aggregate + panels * (kPieces - 1) * kPanel;
+  }
+
+  // Every thread: this block's place in launch order (thread 0 takes it;
+  // a block barrier). The workspace is zeroed once, and every launch takes
+  // exactly one ticket a block, so tickets keep counting across launches:
+  // the launch's number gives the tag its flags carry (never 0), and a value
+  // an earlier launch left never reads as published.
+  __device__ __forceinline__ long long take_ticket() {
+    __shared__ unsigned long long ticket;
+    if (threadIdx.x == 0)
+      ticket = atomicAdd(tickets, 1ULL);
+    __syncthreads();
+    const unsigned long long t = ticket;
+    tag = unsigned(t / gridDim.x % 0xffffffffULL) + 1;
+    return (long long)(t % gridDim.x);
   }
 
   // Column c of piece p of `panel` (pieces but the last have one).
@@ -43,11 +59,11 @@ template <class Op, class Acc, int kPieces, int kPanel> struct ColumnPieces {
   }
   __device__ __forceinline__ void publish_aggregate(long long panel, int p, int c, Acc v) const {
     if (p < kPieces - 1)
-      store_flagged(aggregate + slot(panel, p, c), Flagged::of(v));
+      store_flagged(aggregate + slot(panel, p, c), Flagged::of(v, tag));
   }
   __device__ __forceinline__ void publish_inclusive(long long panel, int p, int c, Acc v) const {
     if (p < kPieces - 1)
-      store_flagged(inclusive + slot(panel, p, c), Flagged::of(v));
+      store_flagged(inclusive + slot(panel, p, c), Flagged::of(v, tag));
   }
 
   // Everything before piece p in column c, once published: seen[0] is the
@@ -62,13 +78,13 @@ template <class Op, class Acc, int kPieces, int kPanel> struct ColumnPieces {
 #pragma unroll
       for (int i = 0; i < W; ++i) {
         const int q = p - W + i;
-        if (q >= 0 && !seen[i].ready())
+        if (q >= 0 && !seen[i].ready(tag))
           seen[i] = load_flagged((i == 0 ? inclusive : aggregate) + slot(panel, q, c));
       }
       bool ready = true;
 #pragma unroll
       for (int i = 0; i < W; ++i)
-        ready = ready && (p - W + i < 0 || seen[i].ready());
+        ready = ready && (p - W + i < 0 || seen[i].ready(tag));
       if (ready)
         break;
       __nanosleep(32);

@@ -83,17 +83,12 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   typedef ColumnStages<P, S, R, kPanel, G> Stages;
   Stages &st = dynamic_stages<Stages, Plan>();
   constexpr long long kAllPanels = P::Lines::kCount * kPanels;
-  const ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, kAllPanels);
+  ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, kAllPanels);
 
   // This block's panel and piece: a ticket when there are pieces.
   long long unit = blockIdx.x;
-  if constexpr (kPieces > 1) {
-    __shared__ long long ticket;
-    if (threadIdx.x == 0)
-      ticket = (long long)atomicAdd(pieces.counter, 1ULL);
-    __syncthreads();
-    unit = ticket;
-  }
+  if constexpr (kPieces > 1)
+    unit = pieces.take_ticket();
   const long long panel = kPieces > 1 ? unit % kAllPanels : unit;
   const int piece = kPieces > 1 ? int(unit / kAllPanels) : 0;
   const Index line = Index(panel / kPanels);
@@ -188,21 +183,30 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     const int s = stage_at(q);
     const long long k = chunk_at(q);
     if constexpr (kPieces > 1) {
-      // Totaled: publish this thread's columns' totals (group 0's: every
-      // group holds the same carry), then scan from the pieces before.
+      // Totaled (every group holds the same carry): group 0 publishes its
+      // columns' totals, finds their prefix, publishes the inclusive one,
+      // and hands the prefix to the other groups, which then scan from it.
       if (q == totaling && totaling > 0) {
+        __shared__ Acc prefix[kPanel];
+        if (group == 0 && valid > 0) {
 #pragma unroll
-        for (int v = 0; v < V; ++v)
-          if (group == 0 && v < valid)
-            pieces.publish_aggregate(panel, piece, my + v, carry[v]);
-        Acc total[V];
+          for (int v = 0; v < V; ++v)
+            if (v < valid)
+              pieces.publish_aggregate(panel, piece, my + v, carry[v]);
 #pragma unroll
-        for (int v = 0; v < V; ++v) {
-          total[v] = carry[v];
-          carry[v] = v < valid ? pieces.prefix(panel, piece, my + v) : P::Op::identity();
-          if (group == 0 && v < valid)
-            pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(carry[v], total[v]));
+          for (int v = 0; v < V; ++v) {
+            const Acc before = v < valid ? pieces.prefix(panel, piece, my + v) : P::Op::identity();
+            if (v < valid)
+              pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(before, carry[v]));
+            prefix[my + v] = before;
+          }
         }
+        if constexpr (G > 1)
+          __syncthreads();
+        if (valid > 0)
+#pragma unroll
+          for (int v = 0; v < V; ++v)
+            carry[v] = prefix[my + v];
       }
     }
     const bool store = q >= totaling; // the totaling pass only combines

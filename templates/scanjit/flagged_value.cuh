@@ -1,27 +1,28 @@
-// Values published by one block for others to wait on, each with its own
-// "ready" flag in the same word: the look-back's tile aggregates and
-// prefixes, the column pieces' totals.
+// Values published by one block for others to wait on (the look-back's
+// tile aggregates and prefixes, the column pieces' totals), each tagged with
+// its launch in the same word. A workspace whose values carry another tag
+// (zero when freshly zeroed, an earlier launch's otherwise) reads as "not yet
+// published": the look-back's workspace is zeroed before each launch and
+// tags with 1; column pieces count their launches and need no memset.
 #pragma once
 
 #include "scanjit/types.cuh"
 
 namespace scanjit {
 
-// A value of 4 or 8 bytes published as 1 or 2 words of (32 value bits, flag):
-// aligned 8-byte accesses are single-copy atomic, so a reader that sees every
-// flag set also sees the whole value. The workspace is zeroed before each
-// launch: a zero flag means "not yet published".
+// A value of 4 or 8 bytes published as 1 or 2 words of (launch tag, 32 value
+// bits): aligned 8-byte accesses are single-copy atomic, so a reader that
+// sees this launch's tag in every word also sees the whole value.
 template <class Acc> struct FlaggedValue {
   static_assert(sizeof(Acc) == 4 || sizeof(Acc) == 8, "published values are 4 or 8 bytes");
   static constexpr int kWords = int(sizeof(Acc)) / 4;
-  static constexpr u64 kReady = 1ULL << 32;
   u64 word[kWords];
 
-  __device__ __forceinline__ bool ready() const {
+  __device__ __forceinline__ bool ready(unsigned tag) const {
     bool ok = true;
 #pragma unroll
     for (int i = 0; i < kWords; ++i)
-      ok = ok && (word[i] & kReady) != 0;
+      ok = ok && unsigned(word[i] >> 32) == tag;
     return ok;
   }
   __device__ __forceinline__ Acc value() const {
@@ -40,13 +41,13 @@ template <class Acc> struct FlaggedValue {
       f.word[i] = 0;
     return f;
   }
-  static __device__ __forceinline__ FlaggedValue of(Acc v) {
+  static __device__ __forceinline__ FlaggedValue of(Acc v, unsigned tag) {
     unsigned bits[kWords];
     memcpy(bits, &v, sizeof(Acc));
     FlaggedValue f;
 #pragma unroll
     for (int i = 0; i < kWords; ++i)
-      f.word[i] = kReady | bits[i];
+      f.word[i] = u64(tag) << 32 | bits[i];
     return f;
   }
 };
@@ -75,16 +76,6 @@ __device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue
                  "l"(f.word[1])
                  : "memory");
   }
-}
-
-// Polls `p` until it is published (a waiting block adds little L2 traffic).
-template <class Acc> __device__ __forceinline__ Acc wait_flagged(const FlaggedValue<Acc> *p) {
-  FlaggedValue<Acc> f = load_flagged(p);
-  while (!f.ready()) {
-    __nanosleep(32);
-    f = load_flagged(p);
-  }
-  return f.value();
 }
 
 } // namespace scanjit

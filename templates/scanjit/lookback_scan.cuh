@@ -11,8 +11,8 @@
 // the aggregates of tiles i-W+1 .. i-1 (combined by the reading warps in a
 // fixed order), so results are bitwise reproducible. The dependency chain between
 // inclusive prefixes has one link per W tiles, so a link must be cheap:
-// every published value travels with its own "ready" flag in the same 8-byte
-// word (one relaxed store, one relaxed load, no fences).
+// every published value travels with its launch's tag in the same 8-byte
+// word (one relaxed store, one relaxed load, no fences; flagged_value.cuh).
 #pragma once
 
 #include "scanjit/element_io.cuh"
@@ -38,6 +38,8 @@ template <class P, class Plan> __host__ __device__ constexpr long long lookback_
 }
 
 template <class Acc> struct LookbackWorkspace {
+  // The host zeroes the workspace before each launch: every launch tags 1.
+  static constexpr unsigned tag = 1;
   unsigned long long *counter;
   FlaggedValue<Acc> *aggregate;
   FlaggedValue<Acc> *inclusive;
@@ -47,6 +49,9 @@ template <class Acc> struct LookbackWorkspace {
     counter = reinterpret_cast<unsigned long long *>(p);
     aggregate = reinterpret_cast<FlaggedValue<Acc> *>(p + 16);
     inclusive = aggregate + tiles;
+  }
+  __device__ __forceinline__ void publish(FlaggedValue<Acc> *at, Acc v) const {
+    store_flagged(at, FlaggedValue<Acc>::of(v, tag));
   }
 };
 
@@ -95,6 +100,7 @@ template <class M, int K, int N> struct LookbackWindow {
   const Flagged *window;
   const Flagged *base; // null when the tile's row starts inside the window
   unsigned valid;      // bit k: the reader's k-th tile is before the tile, in its row
+  static constexpr unsigned tag = LookbackWorkspace<Acc>::tag;
   Flagged seen[K], base_value;
 
   __device__ __forceinline__ LookbackWindow(const LookbackWorkspace<Acc> &ws, long long id, long long row_first,
@@ -118,17 +124,17 @@ template <class M, int K, int N> struct LookbackWindow {
   __device__ __forceinline__ void load() {
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if ((valid >> k & 1) && !seen[k].ready())
+      if ((valid >> k & 1) && !seen[k].ready(tag))
         seen[k] = load_flagged(window + (long long)k * kReaders);
-    if (base && !base_value.ready())
+    if (base && !base_value.ready(tag))
       base_value = load_flagged(base);
   }
 
   __device__ __forceinline__ bool ready() const {
-    bool ok = !base || base_value.ready();
+    bool ok = !base || base_value.ready(tag);
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      ok = ok && (!(valid >> k & 1) || seen[k].ready());
+      ok = ok && (!(valid >> k & 1) || seen[k].ready(tag));
     return ok;
   }
 
@@ -177,7 +183,7 @@ __device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P
       const Acc total = window.warp_total();
       if (threadIdx.x == 0) {
         prefix = window.base ? M::combine(window.base_value.value(), total) : total;
-        store_flagged(ws.inclusive + id, FlaggedValue<Acc>::of(M::combine(prefix, s.total)));
+        ws.publish(ws.inclusive + id, M::combine(prefix, s.total));
         sh.prefix = prefix;
       }
     }
@@ -204,7 +210,7 @@ __device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P
       total = M::combine(total, sh.window_totals[w]);
     prefix = sh.has_base ? M::combine(sh.base, total) : total;
     if (threadIdx.x == 0)
-      store_flagged(ws.inclusive + id, FlaggedValue<Acc>::of(M::combine(prefix, s.total)));
+      ws.publish(ws.inclusive + id, M::combine(prefix, s.total));
   }
   const bool no_heads[Plan::kItems] = {};
   tile_results<M, Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, prefix, no_heads, r);
@@ -224,7 +230,7 @@ __device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePl
   tile_local_scan<M, P::kReverse, Plan::kThreads, Plan::kItems>(x, s, sh.storage, buffer);
   if (threadIdx.x == 0) {
     tile_read();
-    store_flagged(ws.aggregate + id, FlaggedValue<typename P::Acc>::of(s.total));
+    ws.publish(ws.aggregate + id, s.total);
   }
   LookbackWindowOf<P, Plan> window(ws, id, at.row_first, int(threadIdx.x));
   if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders)
@@ -329,7 +335,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       // Past the barrier: every thread has read stage b, and the bulk stores
       // of tile a's predecessor have read its stage.
       if (threadIdx.x == 0) {
-        store_flagged(ws.aggregate + b, FlaggedValue<Acc>::of(sb.total));
+        ws.publish(ws.aggregate + b, sb.total);
         if (!staged)
           issue(stage);
         else if (q >= 2)

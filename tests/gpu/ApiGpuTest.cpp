@@ -97,6 +97,38 @@ TEST(Api, PrepareOnceLaunchManyOnAStream) {
   driver()->cuStreamDestroy(stream);
 }
 
+// Kernels that chain blocks through a workspace (look-back, column pieces)
+// get it zeroed once per stream, and each launch must leave it ready for
+// the next: the input changes between launches, so a ticket or a value
+// left by the launch before would show in the results.
+TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
+  SCANJIT_REQUIRE_GPU();
+  struct Case {
+    int64_t rows, cols;
+    const char *spec, *family;
+  };
+  for (const Case &c : {Case{2, 300000, "sum f32[2,300000] dim=1 reverse", "family=row_lookback"},
+                        Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " pieces="}}) {
+    Problem p(c.rows, c.cols);
+    Kernel k = prepare(c.spec);
+    ASSERT_NE(k.plan().find(c.family), std::string::npos) << k.plan();
+    CUstream stream;
+    checkCu(driver()->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    for (int launch = 0; launch < 6; ++launch) {
+      for (float &x : p.in)
+        x = launch % 2 ? -x : x + 0.25f;
+      p.dIn.upload(p.in.data(), p.in.size() * 4);
+      p.dOut.fill(0xff);
+      checkCu(driver()->cuCtxSynchronize(), "sync");
+      k.launch(p.outRef(), p.inRef(), nullptr, stream);
+      checkCu(driver()->cuStreamSynchronize(stream), "sync");
+      VerifyReport r = p.check(c.spec);
+      EXPECT_TRUE(r.ok()) << c.spec << ", launch " << launch << ": " << r.firstMismatch;
+    }
+    driver()->cuStreamDestroy(stream);
+  }
+}
+
 TEST(Api, LaunchRejectsTensorsThatDoNotMatchTheSpec) {
   SCANJIT_REQUIRE_GPU();
   Problem p(16, 64);

@@ -171,10 +171,11 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=20")).pieces, 16); // 3 a piece
   EXPECT_EQ(planKernel(mustParse("sum f32[3,100,64] dim=1"), *parsePlanTuning("pieces=7")).pieces, 2);
   EXPECT_EQ(planKernel(mustParse("sum f32[64,4096,256] dim=1"), *parsePlanTuning("pieces=1")).pieces, 1);
-  // Enough panels (one an SM and more), scans no longer than the stages,
-  // blocks too large for a piece's registers, and loads to registers: none.
+  EXPECT_EQ(plan("sum f32[64,4096,256] dim=1").pieces, 22); // 256 panels: still too few
+  // Enough panels (two an SM), scans no longer than the stages, blocks too
+  // large for a piece's registers, and loads to registers: none.
   EXPECT_EQ(plan("sum f32[32768,32768] dim=0").pieces, 1);
-  EXPECT_EQ(plan("sum f32[64,4096,256] dim=1").pieces, 1);
+  EXPECT_EQ(plan("sum f32[96,4096,256] dim=1").pieces, 1);
   EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("threads=1024,groups=8")).pieces, 1);
   EXPECT_EQ(plan("sum f32[64,150,256] dim=1").pieces, 1);
   EXPECT_EQ(plan("sum f32[1000,1001] dim=0").pieces, 1);
@@ -275,7 +276,8 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   KernelPlan wideColumns = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("vector=4,threads=256,groups=8"));
   EXPECT_EQ(wideColumns.vector, 4);
   EXPECT_EQ(wideColumns.groups, 8);
-  EXPECT_EQ(wideColumns.grid, 32768 / 128);
+  EXPECT_EQ(wideColumns.pieces, 177); // 256 panels of 128 columns: too few; 529 stages of 62 rows
+  EXPECT_EQ(wideColumns.grid, 32768 / 128 * 177);
   EXPECT_EQ(planKernel(mustParse("sum f32[1000,1000,8] dim=0"), *parsePlanTuning("vector=8")).vector, 4);
   EXPECT_FALSE(static_cast<bool>(parsePlanTuning("vector=3")));
   auto occupancy = parsePlanTuning("occupancy=1");
