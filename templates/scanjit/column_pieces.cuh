@@ -70,31 +70,48 @@ template <class Op, class Acc, int kPieces, int kPanel> struct ColumnPieces {
   // inclusive prefix of piece p - W, seen[i] the aggregate of piece p - W + i.
   // Each round issues every missing load before checking any.
   __device__ __forceinline__ Acc prefix(long long panel, int p, int c) const {
-    Flagged seen[W];
+    Acc r[1];
+    prefixes<1>(panel, p, c, 1, r);
+    return r[0];
+  }
+
+  // The same for columns c .. c + V - 1 below `valid` together (one round
+  // of loads for all: 4-byte values; V windows of 8-byte ones spilled).
+  template <int V>
+  __device__ __forceinline__ void prefixes(long long panel, int p, int c, int valid, Acc (&r)[V]) const {
+    Flagged seen[V][W];
 #pragma unroll
-    for (int i = 0; i < W; ++i)
-      seen[i] = Flagged::none();
-    for (;;) {
-#pragma unroll
-      for (int i = 0; i < W; ++i) {
-        const int q = p - W + i;
-        if (q >= 0 && !seen[i].ready(tag))
-          seen[i] = load_flagged((i == 0 ? inclusive : aggregate) + slot(panel, q, c));
-      }
-      bool ready = true;
+    for (int v = 0; v < V; ++v)
 #pragma unroll
       for (int i = 0; i < W; ++i)
-        ready = ready && (p - W + i < 0 || seen[i].ready(tag));
+        seen[v][i] = Flagged::none();
+    for (;;) {
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+#pragma unroll
+        for (int i = 0; i < W; ++i) {
+          const int q = p - W + i;
+          if (v < valid && q >= 0 && !seen[v][i].ready(tag))
+            seen[v][i] = load_flagged((i == 0 ? inclusive : aggregate) + slot(panel, q, c + v));
+        }
+      bool ready = true;
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+#pragma unroll
+        for (int i = 0; i < W; ++i)
+          ready = ready && (v >= valid || p - W + i < 0 || seen[v][i].ready(tag));
       if (ready)
         break;
       __nanosleep(32);
     }
-    Acc r = Op::identity();
 #pragma unroll
-    for (int i = 0; i < W; ++i)
-      if (p - W + i >= 0)
-        r = Op::combine(r, seen[i].value());
-    return r;
+    for (int v = 0; v < V; ++v) {
+      r[v] = Op::identity();
+#pragma unroll
+      for (int i = 0; i < W; ++i)
+        if (v < valid && p - W + i >= 0)
+          r[v] = Op::combine(r[v], seen[v][i].value());
+    }
   }
 };
 

@@ -193,12 +193,23 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
           for (int v = 0; v < V; ++v)
             if (v < valid)
               pieces.publish_aggregate(panel, piece, my + v, carry[v]);
+          if constexpr (sizeof(Acc) == 4) {
+            Acc before[V];
+            pieces.template prefixes<V>(panel, piece, my, int(valid), before);
 #pragma unroll
-          for (int v = 0; v < V; ++v) {
-            const Acc before = v < valid ? pieces.prefix(panel, piece, my + v) : P::Op::identity();
-            if (v < valid)
-              pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(before, carry[v]));
-            prefix[my + v] = before;
+            for (int v = 0; v < V; ++v) {
+              if (v < valid)
+                pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(before[v], carry[v]));
+              prefix[my + v] = before[v];
+            }
+          } else {
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+              const Acc before = v < valid ? pieces.prefix(panel, piece, my + v) : P::Op::identity();
+              if (v < valid)
+                pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(before, carry[v]));
+              prefix[my + v] = before;
+            }
           }
         }
         if constexpr (G > 1)

@@ -14,6 +14,7 @@ const char *kFamilyShapes[] = {
     "[3,40000] dim=1",              // row_lookback
     "[37,64] dim=0",                // column
     "[40,50] dim=1 strides=[1,40]", // strided
+    "[400,64] dim=0",               // column cut into pieces along the scan
 };
 
 std::vector<std::string> specsFor(const char *shape) {
