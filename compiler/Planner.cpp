@@ -119,11 +119,14 @@ int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
   return plan.stages == 0 ? 0 : plan.stages * (stageBytes(spec, plan) + 48) + 256;
 }
 
-// Ops whose combine costs more instructions than an add need the warps of
-// more blocks per SM more than they need deeper stages.
+// An add's or a multiply's combine; max, min (with NaN rules) and
+// log-sum-exp cost more instructions.
+bool cheapCombine(const ScanSpec &spec) { return spec.op == ScanOp::Sum || spec.op == ScanOp::Prod; }
+
+// Ops whose combine costs more need the warps of more blocks per SM more
+// than they need deeper stages.
 int maxRowStages(const ScanSpec &spec) {
-  const bool cheapCombine = spec.op == ScanOp::Sum || spec.op == ScanOp::Prod;
-  return cheapCombine ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
+  return cheapCombine(spec) ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
 }
 
 void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
@@ -257,21 +260,16 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
   return pieces > 1 ? 16 + 2 * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
 }
 
-// Few columns: a block per panel of columns of a line (groups threads per
-// column), rows streamed through stages of rowsPerChunk rows when every row
-// of a panel can be bulk-copied (16-byte multiples; the kernel checks the
-// pointers).
+// The stages, panels and pieces with `groups` threads to a column; false
+// (and the plan untouched) when not even a row fits a stage.
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
-void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int groups) {
   const ScanGeometry &g = plan.geometry;
   const int64_t inBytes = dtypeSize(spec.in);
-  if (!bulkRun(spec, g.inner.size) || !bulkStrides(spec, g.scan) || !bulkLines(spec, g.lines))
-    return;
   // Columns per thread, no wider than the strides allow (columnVector).
   const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector), columnVector(spec, g));
   // A panel of groupThreads x vector columns, `groups` threads to a column:
   // the policy's panel width, or a tuned block (threads=) split in groups.
-  int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
   const int groupThreads = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
                                           : std::max(32, policy::ColumnPolicy::kPipelineColumns / vector);
   groups = std::max(1, std::min(groups, 1024 / groupThreads));
@@ -287,7 +285,7 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
                                           policy::ColumnPolicy::kStageBytes / perRow),
       (policy::kMaxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
   if (rows < 1)
-    return;
+    return false;
   plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
   plan.threads = groupThreads * plan.groups;
   plan.vector = vector;
@@ -311,6 +309,22 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
                                                             policy::ColumnPolicy::kPieceMaxBlocksPerSm));
   }
   plan.workspaceBytes = columnPiecesWorkspaceBytes(panels, plan.pieces, panel, dtypeSize(accumulatorType(spec.in)));
+  return true;
+}
+
+// Few columns: a block per panel of columns of a line (groups threads per
+// column), rows streamed through stages of rowsPerChunk rows when every row
+// of a panel can be bulk-copied (16-byte multiples; the kernel checks the
+// pointers); with few panels, pieces along the scan, 2 threads a column
+// for sums and products.
+void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+  const ScanGeometry &g = plan.geometry;
+  if (!bulkRun(spec, g.inner.size) || !bulkStrides(spec, g.scan) || !bulkLines(spec, g.lines))
+    return;
+  if (!fitColumnStages(spec, tuning, plan, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
+    return;
+  if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
+    fitColumnStages(spec, tuning, plan, policy::ColumnPolicy::kPieceGroups);
 }
 
 void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {

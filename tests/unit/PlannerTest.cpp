@@ -160,6 +160,11 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * 64 * 21 * 64 * 8);
   EXPECT_NE(p.toString().find(" pieces=22 workspace=1376272"), std::string::npos);
   EXPECT_EQ(p.minBlocksPerSm, 4); // as many as the shared memory allows: registers capped
+  EXPECT_EQ(p.groups, 2);         // two threads a column, not four
+  EXPECT_EQ(p.threads, 64);
+  EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("groups=4")).groups, 4);
+  EXPECT_EQ(plan("sum f32[64,150,256] dim=1").groups, 4); // no pieces: the policy's four
+  EXPECT_EQ(plan("max f32[16,4096,256] dim=1").groups, 4); // a costlier combine: four
   EXPECT_EQ(plan("sum f32[3000,256] dim=0").pieces, 16); // 47 stages
   // f64 totals take 16 bytes each (17 stages of 62 rows: 6 pieces).
   KernelPlan f64 = plan("sum f64[8,1000,64] dim=1");
