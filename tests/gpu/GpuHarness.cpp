@@ -163,4 +163,10 @@ void precompile(const std::vector<std::string> &specs) {
     t.join();
 }
 
+void expectCasesPass(const std::vector<std::string> &specs) {
+  precompile(specs);
+  for (const std::string &s : specs)
+    expectCasePasses(s);
+}
+
 } // namespace scanjit::gpu_testing

@@ -51,4 +51,7 @@ std::string cliPath();
 /// runs them one after another.
 void precompile(const std::vector<std::string> &specs);
 
+/// Precompiles specs, then asserts each passes, one after another.
+void expectCasesPass(const std::vector<std::string> &specs);
+
 } // namespace scanjit::gpu_testing
