@@ -59,7 +59,7 @@ struct KernelPlan {
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
-  int64_t workspaceBytes = 0; // zeroed device scratch each launch needs (row_lookback; column with pieces)
+  int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces)
   bool index64 = false;     // 64-bit index arithmetic needed
   std::string entry;        // the kernel's extern "C" name
 

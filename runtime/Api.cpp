@@ -93,18 +93,11 @@ void launchEntry(const KernelEntry &e, void *out, const void *in, const void *ma
   CUcontext ctx = unwrap(currentContextHandle());
   CUfunction fn = unwrap(e.function(ctx));
   const DriverApi &api = *driver();
-  // Zeroed when first allocated for this stream; the look-back's again
-  // before each launch (column pieces count their launches instead:
-  // templates/scanjit/flagged_value.cuh).
+  // Zeroed once, when first allocated for this stream: the kernels count
+  // their launches by tickets (templates/scanjit/flagged_value.cuh).
   CUdeviceptr workspace = 0;
-  if (e.plan.workspaceBytes > 0) {
+  if (e.plan.workspaceBytes > 0)
     workspace = unwrap(e.workspace(ctx, static_cast<CUstream>(stream)));
-    if (e.plan.family == KernelFamily::RowLookback) {
-      CUresult rc = api.cuMemsetD8Async(workspace, 0, size_t(e.plan.workspaceBytes), static_cast<CUstream>(stream));
-      if (rc != CUDA_SUCCESS)
-        throwError(driverError(rc, "cuMemsetD8Async(look-back workspace)"));
-    }
-  }
   void *params[] = {&in, &mask, &out, &workspace};
   CUresult rc = api.cuLaunchKernel(fn, static_cast<unsigned>(e.plan.grid), 1, 1,
                                    static_cast<unsigned>(e.plan.threads), 1, 1,

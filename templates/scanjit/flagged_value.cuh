@@ -2,8 +2,8 @@
 // tile aggregates and prefixes, the column pieces' totals), each tagged with
 // its launch in the same word. A workspace whose values carry another tag
 // (zero when freshly zeroed, an earlier launch's otherwise) reads as "not yet
-// published": the look-back's workspace is zeroed before each launch and
-// tags with 1; column pieces count their launches and need no memset.
+// published": the workspace is zeroed once, and both families count their
+// launches by the tickets their blocks take, so no launch needs a memset.
 #pragma once
 
 #include "scanjit/types.cuh"
@@ -54,15 +54,25 @@ template <class Acc> struct FlaggedValue {
 
 // Relaxed, device-scope accesses: they bypass L1, so a spinning reader sees
 // the writer's store, and they order nothing else (nothing else is shared).
+// They ask L2 to keep the workspace (evict-last): it outlives the launch, and
+// the next launch's first reads would otherwise miss to DRAM.
+__device__ __forceinline__ u64 keep_in_l2_policy() {
+  u64 policy;
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
 template <class Acc>
 __device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc> *p) {
   FlaggedValue<Acc> f;
   if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(f.word[0]) : "l"(p) : "memory");
+    asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u64 %0, [%1], %2;"
+                 : "=l"(f.word[0])
+                 : "l"(p), "l"(keep_in_l2_policy())
+                 : "memory");
   } else {
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+    asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v2.u64 {%0, %1}, [%2], %3;"
                  : "=l"(f.word[0]), "=l"(f.word[1])
-                 : "l"(p)
+                 : "l"(p), "l"(keep_in_l2_policy())
                  : "memory");
   }
   return f;
@@ -70,10 +80,12 @@ __device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc
 template <class Acc>
 __device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue<Acc> f) {
   if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(f.word[0]) : "memory");
+    asm volatile("st.relaxed.gpu.global.L2::cache_hint.u64 [%0], %1, %2;" ::"l"(p), "l"(f.word[0]),
+                 "l"(keep_in_l2_policy())
+                 : "memory");
   } else {
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(f.word[0]),
-                 "l"(f.word[1])
+    asm volatile("st.relaxed.gpu.global.L2::cache_hint.v2.u64 [%0], {%1, %2}, %3;" ::"l"(p), "l"(f.word[0]),
+                 "l"(f.word[1]), "l"(keep_in_l2_policy())
                  : "memory");
   }
 }

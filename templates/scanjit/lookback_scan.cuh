@@ -37,18 +37,45 @@ template <class P, class Plan> __host__ __device__ constexpr long long lookback_
          P::Lines::kCount;
 }
 
+// The workspace is zeroed once, when it is allocated; no launch needs a
+// memset. Its header holds the tile counter and the number of launches so
+// far, whose successor tags every value a launch publishes (never 0), so a
+// value an earlier launch left never reads as published. Every block takes
+// tickets until it draws one past the last tile, then no more, so a launch
+// takes exactly tiles + gridDim.x tickets: the block that draws the last
+// one knows every other block is done with the counter, and readies the
+// header for the next launch. Tickets are tiles, as if zeroed each launch.
 template <class Acc> struct LookbackWorkspace {
-  // The host zeroes the workspace before each launch: every launch tags 1.
-  static constexpr unsigned tag = 1;
   unsigned long long *counter;
+  unsigned *launches;
   FlaggedValue<Acc> *aggregate;
   FlaggedValue<Acc> *inclusive;
+  unsigned tag = 0; // this launch's (every thread, once shared)
 
   __device__ __forceinline__ LookbackWorkspace(void *base, long long tiles) {
     char *p = static_cast<char *>(base);
     counter = reinterpret_cast<unsigned long long *>(p);
+    launches = reinterpret_cast<unsigned *>(p + 8);
     aggregate = reinterpret_cast<FlaggedValue<Acc> *>(p + 16);
     inclusive = aggregate + tiles;
+  }
+  // Thread 0, before the block's first ticket: the launch's tag. (Acquire:
+  // the block's tickets come after it, so the count it reads is never the
+  // one the last ticket's block writes.)
+  __device__ __forceinline__ void read_tag() {
+    unsigned n;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(n) : "l"(launches) : "memory");
+    tag = n % 0xffffffffu + 1;
+  }
+  // Thread 0: the block's next ticket, a tile (past the last: none).
+  __device__ __forceinline__ long long next() { return (long long)atomicAdd(counter, 1ULL); }
+  // Thread 0, on drawing a ticket past the last tile: the launch's very last
+  // ticket resets the counter and counts the launch (twice is harmless).
+  __device__ __forceinline__ void finish(long long ticket, long long tiles) const {
+    if (ticket != tiles + gridDim.x - 1)
+      return;
+    *reinterpret_cast<volatile unsigned long long *>(counter) = 0;
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(launches), "r"(tag) : "memory");
   }
   __device__ __forceinline__ void publish(FlaggedValue<Acc> *at, Acc v) const {
     store_flagged(at, FlaggedValue<Acc>::of(v, tag));
@@ -77,6 +104,7 @@ template <class P, class Plan> struct LookbackShared {
   typedef PlainMonoid<typename P::Op, typename P::Acc> M;
   BlockScanStorage<M, Plan::kThreads> storage;
   long long id;
+  unsigned tag;                                        // the launch's (LookbackWorkspace)
   typename P::Acc prefix;                              // the tile's (one reading warp)
   typename P::Acc window_totals[Plan::kLookbackWarps]; // one per reading warp (several)
   typename P::Acc base;                                // the window's base, when has_base
@@ -100,7 +128,7 @@ template <class M, int K, int N> struct LookbackWindow {
   const Flagged *window;
   const Flagged *base; // null when the tile's row starts inside the window
   unsigned valid;      // bit k: the reader's k-th tile is before the tile, in its row
-  static constexpr unsigned tag = LookbackWorkspace<Acc>::tag;
+  unsigned tag;        // the launch's
   Flagged seen[K], base_value;
 
   __device__ __forceinline__ LookbackWindow(const LookbackWorkspace<Acc> &ws, long long id, long long row_first,
@@ -108,6 +136,11 @@ template <class M, int K, int N> struct LookbackWindow {
     const long long base_id = id - W;
     const long long first = base_id + 1 + reader;
     window = ws.aggregate + first;
+    tag = ws.tag;
+    // Tags are never 0, so none() never reads as ready: the first round's
+    // loads are unconditional, and the compiler issues them as early as
+    // a constant tag let it.
+    __builtin_assume(tag != 0);
     base = reader == 0 && base_id >= row_first ? ws.inclusive + base_id : nullptr;
     valid = 0;
 #pragma unroll
@@ -247,19 +280,26 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
   typedef typename P::Index Index;
   constexpr int I = Plan::kItems;
   int buffer = 0;
-  if (threadIdx.x == 0)
-    sh.id = (long long)atomicAdd(ws.counter, 1ULL);
+  if (threadIdx.x == 0) {
+    ws.read_tag();
+    sh.id = ws.next();
+    sh.tag = ws.tag;
+  }
   __syncthreads();
+  ws.tag = sh.tag;
   for (;;) {
     const long long id = sh.id;
-    if (id >= tiles)
+    if (id >= tiles) {
+      if (threadIdx.x == 0)
+        ws.finish(id, tiles);
       return;
+    }
     const LookbackTilePlace<P, Plan> at(id);
     const Index start = at.start + Index(threadIdx.x) * I;
     typename P::Acc x[I], r[I];
     load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, Index(P::kLength) - start, x);
     lookback_tile<P, Plan>(id, at, x, r, ws, sh, buffer,
-                           [&] { sh.id = (long long)atomicAdd(ws.counter, 1ULL); });
+                           [&] { sh.id = ws.next(); });
     store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
   }
 }
@@ -298,21 +338,28 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   int buffer = 0;
   // Thread 0 takes each ticket one issue ahead: the atomic's round trip
   // overlaps a tile instead of stalling the reading warp before its window.
+  // Once it draws a ticket past the last tile it takes no more.
   long long next_ticket = 0;
   auto issue = [&](int stage) {
     const long long id = next_ticket;
-    next_ticket = (long long)atomicAdd(ws.counter, 1ULL);
     if (id >= tiles) {
+      ws.finish(id, tiles); // (seen again at later issues: finish() may repeat)
       pipe.issue_end(bulk, stage);
       return;
     }
+    next_ticket = ws.next();
     const LookbackTilePlace<P, Plan> at(id);
     pipe.issue(bulk, stage, id, in + at.o.in + at.start, mask + at.o.mask + at.start, at.elems());
   };
   pipe.init();
-  __syncthreads();
   if (threadIdx.x == 0) {
-    next_ticket = (long long)atomicAdd(ws.counter, 1ULL);
+    ws.read_tag();
+    next_ticket = ws.next();
+    sh.tag = ws.tag;
+  }
+  __syncthreads();
+  ws.tag = sh.tag;
+  if (threadIdx.x == 0) {
     for (int stage = 0; stage < S; ++stage)
       issue(stage);
   }

@@ -99,8 +99,8 @@ TEST(Api, PrepareOnceLaunchManyOnAStream) {
 
 // Kernels that chain blocks through a workspace (look-back, column pieces)
 // get it zeroed once per stream, and each launch must leave it ready for
-// the next: the input changes between launches, so a ticket or a value
-// left by the launch before would show in the results.
+// the next (no memset between): the input changes between launches, so a
+// ticket or a value left by the launch before would show in the results.
 TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
   SCANJIT_REQUIRE_GPU();
   struct Case {
@@ -108,6 +108,8 @@ TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
     const char *spec, *family;
   };
   for (const Case &c : {Case{2, 300000, "sum f32[2,300000] dim=1 reverse", "family=row_lookback"},
+                        // 5 tiles: as many blocks as tiles, each past the last at once.
+                        Case{1, 20000, "sum f32[1,20000] dim=1 exclusive", "family=row_lookback"},
                         Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " pieces="}}) {
     Problem p(c.rows, c.cols);
     Kernel k = prepare(c.spec);
