@@ -276,8 +276,10 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
   const int64_t panel = int64_t(groupThreads) * vector;
   const int64_t rowBytes = panel * inBytes, maskRowBytes = spec.mask ? panel : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
-  const int64_t partialBytes = groups > 1 ? int64_t(groups) * panel * dtypeSize(accumulatorType(spec.in)) : 0;
+  const int64_t accBytes = dtypeSize(accumulatorType(spec.in));
   const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
+  // Slice totals: per stage for resident pieces (bounded here as if so).
+  const int64_t partialBytes = int64_t(stages) * groups * panel * accBytes;
   // Tuned rows per stage (rows=) still fit the block's shared memory.
   const int64_t rows = std::min<int64_t>(
       tuning.rows > 0 ? tuning.rows
@@ -292,10 +294,17 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
   plan.unroll = 1;
   plan.rowsPerChunk = rows;
   plan.stages = stages;
-  plan.sharedBytes = plan.stages * (rows * perRow + 8) + (plan.groups > 1 ? partialBytes : 0) + 256;
   plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
   const int64_t panels = g.numLines() * ceilDiv(g.inner.size, panel);
-  plan.pieces = columnPieces(tuning, plan.threads, panels, ceilDiv(g.scan.size, rows), stages);
+  const int64_t chunks = ceilDiv(g.scan.size, rows);
+  plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages);
+  // Pieces no longer than the stages stay resident and keep every stage's
+  // slice totals; otherwise several groups exchange one stage's at a time.
+  const bool resident = plan.pieces > 1 && ceilDiv(chunks, plan.pieces) <= stages;
+  const int64_t totalsBytes =
+      resident ? int64_t(stages) * plan.groups * panel * accBytes
+               : (plan.groups > 1 ? int64_t(plan.groups) * panel * accBytes : 0);
+  plan.sharedBytes = plan.stages * (rows * perRow + 8) + totalsBytes + 256;
   plan.grid = panels * plan.pieces;
   if (plan.pieces > 1) {
     // Many short blocks: as many per SM as their shared memory allows,

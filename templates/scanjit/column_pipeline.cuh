@@ -22,8 +22,13 @@
 // published totals (column_pieces.cuh). A piece first totals its columns
 // and publishes them, then scans from its prefix. A piece no longer than
 // the stages (the policy's) is loaded once and both passes read the
-// stages; a longer one (tuned) streams its rows twice. The first piece
-// needs no prefix: it scans in one pass and publishes its total last.
+// stages; a longer one (tuned) streams its rows twice, and its first piece
+// scans in one pass and publishes its total last.
+//
+// A resident piece's totaling pass keeps each stage's slice totals in
+// shared memory and needs one block barrier in all, before the totals meet;
+// the scan pass then starts each slice from them, with no barrier and no
+// second reduction (the first piece too, which publishes at once).
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
@@ -34,15 +39,17 @@
 
 namespace scanjit {
 
-template <class P, int kStages, int kRows, int kPanel, int kGroups> struct ColumnStages {
+template <class P, int kStages, int kRows, int kPanel, int kGroups, bool kStageTotals> struct ColumnStages {
   typedef typename P::In In;
   static constexpr int kRowBytes = kPanel * int(sizeof(In));
   static constexpr int kMaskRowBytes = P::kMask ? kPanel : 16;
   alignas(128) unsigned char in[kStages][kRows * kRowBytes];
   alignas(16) unsigned char mask[kStages][kRows * kMaskRowBytes];
   u64 full[kStages];
-  // Each group's slice total per column (a single unused value for one group).
-  typename P::Acc partial[kGroups > 1 ? kGroups : 1][kGroups > 1 ? kPanel : 1];
+  // Each group's slice total per column, per stage for resident pieces (a
+  // single unused value for one group otherwise).
+  static constexpr bool kTotals = kGroups > 1 || kStageTotals;
+  typename P::Acc partial[kStageTotals ? kStages : 1][kTotals ? kGroups : 1][kTotals ? kPanel : 1];
 };
 
 // Panels of a column plan: lines x column panels of kThreads / kGroups x
@@ -80,7 +87,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   static_assert(kPanel == column_panel_columns<P, Plan>(), "the panel the workspace is sized for");
   // Pieces no longer than the stages are loaded once (both passes read the stages).
   constexpr bool kResident = kPieces > 1 && kPieceChunks <= S;
-  typedef ColumnStages<P, S, R, kPanel, G> Stages;
+  typedef ColumnStages<P, S, R, kPanel, G, kResident> Stages;
   Stages &st = dynamic_stages<Stages, Plan>();
   constexpr long long kAllPanels = P::Lines::kCount * kPanels;
   ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, kAllPanels);
@@ -97,7 +104,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // piece: sequence position q < totaling is the totaling pass. A stage
   // holds position q, or with resident pieces the q-th chunk of the pass.
   const long long k_begin = piece * kPieceChunks, k_count = min(kChunks, k_begin + kPieceChunks) - k_begin;
-  const long long totaling = piece > 0 ? k_count : 0, sequence = totaling + k_count;
+  const long long totaling = piece > 0 || kResident ? k_count : 0, sequence = totaling + k_count;
   auto chunk_at = [&](long long q) { return k_begin + (q < totaling ? q : q - totaling); };
   auto stage_at = [&](long long q) { return int(kResident ? chunk_at(q) - k_begin : q % S); };
   const long long loads = kResident ? k_count : sequence; // chunks that go through a stage
@@ -187,13 +194,31 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       // columns' totals, finds their prefix, publishes the inclusive one,
       // and hands the prefix to the other groups, which then scan from it.
       if (q == totaling && totaling > 0) {
+        if constexpr (kResident) {
+          // Every stage's slice totals are in: each thread combines its
+          // columns' in one order (stages, then groups), so all agree.
+          __syncthreads();
+          if (valid > 0)
+            for (int t = 0; t < k_count; ++t)
+              for (int h = 0; h < G; ++h)
+#pragma unroll
+                for (int v = 0; v < V; ++v)
+                  carry[v] = P::Op::combine(carry[v], st.partial[t][h][my + v]);
+        }
         __shared__ Acc prefix[kPanel];
         if (group == 0 && valid > 0) {
 #pragma unroll
           for (int v = 0; v < V; ++v)
             if (v < valid)
               pieces.publish_aggregate(panel, piece, my + v, carry[v]);
-          if constexpr (sizeof(Acc) == 4) {
+          if (piece == 0) { // (resident) nothing before it
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+              if (v < valid)
+                pieces.publish_inclusive(panel, piece, my + v, carry[v]);
+              prefix[my + v] = P::Op::identity();
+            }
+          } else if constexpr (sizeof(Acc) == 4) {
             Acc before[V];
             pieces.template prefixes<V>(panel, piece, my, int(valid), before);
 #pragma unroll
@@ -252,7 +277,19 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll
     for (int v = 0; v < V; ++v)
       run[v] = carry[v];
-    if constexpr (G > 1) {
+    if (kResident && store) {
+      // The totaling pass left this stage's slice totals.
+      const int t = int(k - k_begin);
+      if (valid > 0)
+        for (int h = 0; h < G; ++h) {
+#pragma unroll
+          for (int v = 0; v < V; ++v) {
+            if (h < group)
+              run[v] = P::Op::combine(run[v], st.partial[t][h][my + v]);
+            carry[v] = P::Op::combine(carry[v], st.partial[t][h][my + v]);
+          }
+        }
+    } else if constexpr (G > 1 || kResident) {
       if (valid > 0) {
         Acc total[V];
 #pragma unroll
@@ -273,20 +310,23 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
               total[v] = P::Op::combine(total[v], x[v]);
           }
         }
+        const int t = kResident ? int(k - k_begin) : 0;
 #pragma unroll
         for (int v = 0; v < V; ++v)
-          st.partial[group][my + v] = total[v];
+          st.partial[t][group][my + v] = total[v];
       }
-      __syncthreads();
-      if (valid > 0) {
+      // Resident: the totals meet once, after the totaling pass.
+      if (!kResident)
+        __syncthreads();
+      if (!kResident && valid > 0) {
         // Every group combines the totals in the same order, so all agree
         // on the next carry bit for bit.
         for (int h = 0; h < G; ++h) {
 #pragma unroll
           for (int v = 0; v < V; ++v) {
             if (h < group)
-              run[v] = P::Op::combine(run[v], st.partial[h][my + v]);
-            carry[v] = P::Op::combine(carry[v], st.partial[h][my + v]);
+              run[v] = P::Op::combine(run[v], st.partial[0][h][my + v]);
+            carry[v] = P::Op::combine(carry[v], st.partial[0][h][my + v]);
           }
         }
       }
@@ -305,8 +345,9 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       if (store)
         store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
     };
-    // Several groups total the rows without a scan; one group scans to total.
-    const bool scan = G == 1 || store;
+    // Several groups (or a resident piece) total the rows without a scan;
+    // one group scans to total.
+    const bool scan = (G == 1 && !kResident) || store;
     if (whole && scan) {
 #pragma unroll
       for (int i = 0; i < kSlice; ++i)
@@ -318,15 +359,18 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         scan_row(i, x);
       }
     }
-    if constexpr (G == 1) {
+    if constexpr (G == 1 && !kResident) {
 #pragma unroll
       for (int v = 0; v < V; ++v)
         carry[v] = run[v];
     }
-    // Every thread has read stage s: refill it with the chunk S ahead.
-    __syncthreads();
-    if (bulk && q + S < loads)
-      fill(s, chunk_at(q + S));
+    // Every thread has read stage s: refill it with the chunk S ahead
+    // (resident pieces' stages are never refilled).
+    if constexpr (!kResident) {
+      __syncthreads();
+      if (bulk && q + S < loads)
+        fill(s, chunk_at(q + S));
+    }
   }
   if constexpr (kPieces > 1) {
     if (totaling == 0) // the first piece: its total is its inclusive prefix

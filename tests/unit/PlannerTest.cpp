@@ -162,6 +162,13 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(p.minBlocksPerSm, 4); // as many as the shared memory allows: registers capped
   EXPECT_EQ(p.groups, 2);         // two threads a column, not four
   EXPECT_EQ(p.threads, 64);
+  // Resident pieces keep each stage's slice totals: 3 stages x 2 groups x 64
+  // columns of f32, besides the stages (64 rows of 256 bytes and an 8-byte
+  // mbarrier each, plus a 16-byte mask row per row) and 256 bytes of slack.
+  EXPECT_EQ(p.sharedBytes, 3 * (64 * (256 + 16) + 8) + 3 * 2 * 64 * 4 + 256);
+  // Pieces read twice (tuned) exchange one stage's totals at a time.
+  EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("pieces=8")).sharedBytes,
+            3 * (64 * (256 + 16) + 8) + 2 * 64 * 4 + 256);
   EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("groups=4")).groups, 4);
   EXPECT_EQ(plan("sum f32[64,150,256] dim=1").groups, 4); // no pieces: the policy's four
   EXPECT_EQ(plan("max f32[16,4096,256] dim=1").groups, 4); // a costlier combine: four
