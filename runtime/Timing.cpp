@@ -23,10 +23,13 @@ double medianMillis(const std::function<void()> &enqueue, CUstream stream, const
 double copyMillis(size_t bytes, CUstream stream, const TimingOptions &o) {
   DeviceBuffer src(bytes), dst(bytes);
   src.fill(0x3c, stream);
+  return copyMillis(dst.get(), src.get(), bytes, stream, o);
+}
+
+double copyMillis(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream, const TimingOptions &o) {
   const DriverApi &api = *driver();
-  return medianMillis(
-      [&] { checkCu(api.cuMemcpyDtoDAsync(dst.get(), src.get(), bytes, stream), "cuMemcpyDtoDAsync"); },
-      stream, o);
+  return medianMillis([&] { checkCu(api.cuMemcpyDtoDAsync(dst, src, bytes, stream), "cuMemcpyDtoDAsync"); },
+                      stream, o);
 }
 
 } // namespace scanjit::detail

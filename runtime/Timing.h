@@ -18,7 +18,10 @@ struct TimingOptions {
 double medianMillis(const std::function<void()> &enqueue, CUstream stream, const TimingOptions &o);
 
 /// Median milliseconds of copying `bytesEachWay` bytes device to device
-/// (reading and writing that many bytes).
+/// (reading and writing that many bytes), between buffers allocated for it.
 double copyMillis(size_t bytesEachWay, CUstream stream, const TimingOptions &o);
+
+/// The same between the caller's buffers (at least `bytesEachWay` each).
+double copyMillis(CUdeviceptr dst, CUdeviceptr src, size_t bytesEachWay, CUstream stream, const TimingOptions &o);
 
 } // namespace scanjit::detail

@@ -8,8 +8,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 builds=$1; shift
-echo "| build | suite | spec | family | ms | GB/s | copy ms | ratio |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| build | suite | spec | family | ms | GB/s | copy ms | ratio | ratio range |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for b in $builds; do
   "$b/bench/scanjit_bench" "$@" 2>&1 | grep -E '^\| [a-z]+ \| `' | sed "s/^| /| $(basename "$b") | /"
 done

@@ -14,8 +14,8 @@ build=$1 tunings=$2; shift 2
 args=()
 for s in "$@"; do args+=(--spec "$s"); done
 IFS=';' read -r -a list <<< "$tunings"
-echo "| tuning | spec | family | ms | GB/s | copy ms | ratio |"
-echo "|---|---|---|---|---|---|---|"
+echo "| tuning | spec | family | ms | GB/s | copy ms | ratio | ratio range |"
+echo "|---|---|---|---|---|---|---|---|"
 for t in "${list[@]}"; do
   SCANJIT_PLAN_TUNE="$t" "$build/bench/scanjit_bench" --iters "${TUNE_ITERS:-20}" "${args[@]}" 2>&1 |
     grep '^| custom' | sed "s/^| custom /| ${t:-policy} /"
