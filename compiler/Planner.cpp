@@ -263,7 +263,8 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 // The stages, panels and pieces with `groups` threads to a column; false
 // (and the plan untouched) when not even a row fits a stage.
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
-bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int groups) {
+bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int groups,
+                     int maxRows = policy::ColumnPolicy::kMaxRowsPerStage) {
   const ScanGeometry &g = plan.geometry;
   const int64_t inBytes = dtypeSize(spec.in);
   // Columns per thread, no wider than the strides allow (columnVector).
@@ -283,7 +284,7 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
   // Tuned rows per stage (rows=) still fit the block's shared memory.
   const int64_t rows = std::min<int64_t>(
       tuning.rows > 0 ? tuning.rows
-                      : std::min<int64_t>(policy::ColumnPolicy::kMaxRowsPerStage,
+                      : std::min<int64_t>(maxRows,
                                           policy::ColumnPolicy::kStageBytes / perRow),
       (policy::kMaxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
   if (rows < 1)
@@ -324,8 +325,8 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
 // Few columns: a block per panel of columns of a line (groups threads per
 // column), rows streamed through stages of rowsPerChunk rows when every row
 // of a panel can be bulk-copied (16-byte multiples; the kernel checks the
-// pointers); with few panels, pieces along the scan, 2 threads a column
-// for sums and products.
+// pointers); with few panels, pieces along the scan, 2 threads a column and
+// shorter stages for sums and products.
 void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
   if (!bulkRun(spec, g.inner.size) || !bulkStrides(spec, g.scan) || !bulkLines(spec, g.lines))
@@ -333,7 +334,8 @@ void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan
   if (!fitColumnStages(spec, tuning, plan, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
     return;
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
-    fitColumnStages(spec, tuning, plan, policy::ColumnPolicy::kPieceGroups);
+    fitColumnStages(spec, tuning, plan, policy::ColumnPolicy::kPieceGroups,
+                    policy::ColumnPolicy::kPieceMaxRowsPerStage);
 }
 
 void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {

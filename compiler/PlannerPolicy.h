@@ -102,7 +102,14 @@ struct ColumnPolicy {
   // 256 1.25 -> 1.22; but 384 1.14 -> 1.21 and the dim=0 seed's 512 1.10 ->
   // 1.16 (BENCHMARKS.md).
   static constexpr long long kPieceMinPanels = 264;
-  static constexpr int kPieceMaxBlocksPerSm = 4;
+  // Pieces of sums and products take stages of at most 48 rows, up to 5
+  // blocks an SM: shorter blocks, more of them (H200, same run: 3-D 1.17 ->
+  // 1.12 of copy, f32[48,4096,256] 1.17 -> 1.12, f16 3-D 2.35 -> 1.98, i32
+  // masked 1.58 -> 1.40; f32[16,65536,128] 1.11 -> 1.14, f64 1.44 -> 1.46).
+  // Max and min were slower so (a 3-D max exclusive 1.66 -> 1.77): they keep
+  // 64 rows and 4 blocks (BENCHMARKS.md).
+  static constexpr int kPieceMaxRowsPerStage = 48;
+  static constexpr int kPieceMaxBlocksPerSm = 5;
   // Pieces of sums and products share each column among 2 threads, not 4:
   // fewer exchanges for blocks that live a few stages (H200: 3-D 1.21 ->
   // 1.17 of copy, f32[16,65536,128] 1.16 -> 1.15, f32[2048,8192] dim=0 1.28

@@ -151,39 +151,46 @@ TEST(Planner, MiddleDimOf3dMergesNothingAcrossTheScan) {
 
 TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   // 16 lines x 4 panels of 64 columns, fewer than the SMs: pieces as long
-  // as the 3 stages of 64 rows, 22 along the 4096 rows (the last one stage).
+  // as the 3 stages, of 48 rows for a sum, 29 along the 4096 rows (86
+  // stages: the last piece two).
   KernelPlan p = plan("sum f32[16,4096,256] dim=1");
-  EXPECT_EQ(p.pieces, 22);
-  EXPECT_EQ(p.grid, 16 * 4 * 22);
+  EXPECT_EQ(p.rowsPerChunk, 48);
+  EXPECT_EQ(p.pieces, 29);
+  EXPECT_EQ(p.grid, 16 * 4 * 29);
   // A ticket counter, then an aggregate and an inclusive prefix (flagged:
   // 8 bytes for f32) per column of every piece but a panel's last.
-  EXPECT_EQ(p.workspaceBytes, 16 + 2 * 64 * 21 * 64 * 8);
-  EXPECT_NE(p.toString().find(" pieces=22 workspace=1376272"), std::string::npos);
-  EXPECT_EQ(p.minBlocksPerSm, 4); // as many as the shared memory allows: registers capped
+  EXPECT_EQ(p.workspaceBytes, 16 + 2 * 64 * 28 * 64 * 8);
+  EXPECT_NE(p.toString().find(" pieces=29 workspace=1835024"), std::string::npos);
+  EXPECT_EQ(p.minBlocksPerSm, 5); // as many as the shared memory allows, at most 5
   EXPECT_EQ(p.groups, 2);         // two threads a column, not four
   EXPECT_EQ(p.threads, 64);
   // Resident pieces keep each stage's slice totals: 3 stages x 2 groups x 64
-  // columns of f32, besides the stages (64 rows of 256 bytes and an 8-byte
+  // columns of f32, besides the stages (48 rows of 256 bytes and an 8-byte
   // mbarrier each, plus a 16-byte mask row per row) and 256 bytes of slack.
-  EXPECT_EQ(p.sharedBytes, 3 * (64 * (256 + 16) + 8) + 3 * 2 * 64 * 4 + 256);
+  EXPECT_EQ(p.sharedBytes, 3 * (48 * (256 + 16) + 8) + 3 * 2 * 64 * 4 + 256);
   // Pieces read twice (tuned) exchange one stage's totals at a time.
   EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("pieces=8")).sharedBytes,
-            3 * (64 * (256 + 16) + 8) + 2 * 64 * 4 + 256);
+            3 * (48 * (256 + 16) + 8) + 2 * 64 * 4 + 256);
+  // Max keeps stages of 64 rows and 4 blocks an SM (slower with shorter ones).
+  KernelPlan max = plan("max f32[16,4096,256] dim=1");
+  EXPECT_EQ(max.rowsPerChunk, 64);
+  EXPECT_EQ(max.pieces, 22);
+  EXPECT_EQ(max.minBlocksPerSm, 4);
   EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("groups=4")).groups, 4);
   EXPECT_EQ(plan("sum f32[64,150,256] dim=1").groups, 4); // no pieces: the policy's four
   EXPECT_EQ(plan("max f32[16,4096,256] dim=1").groups, 4); // a costlier combine: four
-  EXPECT_EQ(plan("sum f32[3000,256] dim=0").pieces, 16); // 47 stages
-  // f64 totals take 16 bytes each (17 stages of 62 rows: 6 pieces).
+  EXPECT_EQ(plan("sum f32[3000,256] dim=0").pieces, 21); // 63 stages of 48 rows
+  // f64 totals take 16 bytes each (21 stages of 48 rows: 7 pieces).
   KernelPlan f64 = plan("sum f64[8,1000,64] dim=1");
-  EXPECT_EQ(f64.pieces, 6);
-  EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 5 * 64 * 16);
+  EXPECT_EQ(f64.pieces, 7);
+  EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 6 * 64 * 16);
   // A tuned count, cut the same way (none empty) and never more than the stages.
   KernelPlan tuned = planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=7"));
-  EXPECT_EQ(tuned.pieces, 7); // 47 stages: 7 a piece, the last 5
-  EXPECT_EQ(planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=20")).pieces, 16); // 3 a piece
-  EXPECT_EQ(planKernel(mustParse("sum f32[3,100,64] dim=1"), *parsePlanTuning("pieces=7")).pieces, 2);
+  EXPECT_EQ(tuned.pieces, 7); // 63 stages: 9 a piece
+  EXPECT_EQ(planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=20")).pieces, 16); // 4 a piece
+  EXPECT_EQ(planKernel(mustParse("sum f32[3,100,64] dim=1"), *parsePlanTuning("pieces=7")).pieces, 3);
   EXPECT_EQ(planKernel(mustParse("sum f32[64,4096,256] dim=1"), *parsePlanTuning("pieces=1")).pieces, 1);
-  EXPECT_EQ(plan("sum f32[64,4096,256] dim=1").pieces, 22); // 256 panels: still too few
+  EXPECT_EQ(plan("sum f32[64,4096,256] dim=1").pieces, 29); // 256 panels: still too few
   // Enough panels (two an SM), scans no longer than the stages, blocks too
   // large for a piece's registers, and loads to registers: none.
   EXPECT_EQ(plan("sum f32[32768,32768] dim=0").pieces, 1);
