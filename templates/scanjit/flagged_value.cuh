@@ -54,23 +54,32 @@ template <class Acc> struct FlaggedValue {
 
 // Relaxed, device-scope accesses: they bypass L1, so a spinning reader sees
 // the writer's store, and they order nothing else (nothing else is shared).
-// They ask L2 to keep the workspace (evict-last): it outlives the launch, and
-// the next launch's first reads would otherwise miss to DRAM.
+// From sm_80 they ask L2 to keep the workspace (evict-last): it outlives the
+// launch, and the next launch's first reads would otherwise miss to DRAM.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define SCANJIT_FLAG_HINT ".L2::cache_hint"
+#define SCANJIT_FLAG_POLICY(n) ", %" #n
+#else
+#define SCANJIT_FLAG_HINT ""
+#define SCANJIT_FLAG_POLICY(n) ""
+#endif
 __device__ __forceinline__ u64 keep_in_l2_policy() {
-  u64 policy;
+  u64 policy = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+#endif
   return policy;
 }
 template <class Acc>
 __device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc> *p) {
   FlaggedValue<Acc> f;
   if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u64 %0, [%1], %2;"
+    asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".u64 %0, [%1]" SCANJIT_FLAG_POLICY(2) ";"
                  : "=l"(f.word[0])
                  : "l"(p), "l"(keep_in_l2_policy())
                  : "memory");
   } else {
-    asm volatile("ld.relaxed.gpu.global.L2::cache_hint.v2.u64 {%0, %1}, [%2], %3;"
+    asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 {%0, %1}, [%2]" SCANJIT_FLAG_POLICY(3) ";"
                  : "=l"(f.word[0]), "=l"(f.word[1])
                  : "l"(p), "l"(keep_in_l2_policy())
                  : "memory");
@@ -80,14 +89,16 @@ __device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc
 template <class Acc>
 __device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue<Acc> f) {
   if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("st.relaxed.gpu.global.L2::cache_hint.u64 [%0], %1, %2;" ::"l"(p), "l"(f.word[0]),
-                 "l"(keep_in_l2_policy())
+    asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".u64 [%0], %1" SCANJIT_FLAG_POLICY(2) ";" ::"l"(p),
+                 "l"(f.word[0]), "l"(keep_in_l2_policy())
                  : "memory");
   } else {
-    asm volatile("st.relaxed.gpu.global.L2::cache_hint.v2.u64 [%0], {%1, %2}, %3;" ::"l"(p), "l"(f.word[0]),
-                 "l"(f.word[1]), "l"(keep_in_l2_policy())
+    asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 [%0], {%1, %2}" SCANJIT_FLAG_POLICY(3) ";" ::"l"(p),
+                 "l"(f.word[0]), "l"(f.word[1]), "l"(keep_in_l2_policy())
                  : "memory");
   }
 }
+#undef SCANJIT_FLAG_HINT
+#undef SCANJIT_FLAG_POLICY
 
 } // namespace scanjit
