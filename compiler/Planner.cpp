@@ -318,7 +318,7 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
     plan.minBlocksPerSm = pick(tuning.occupancy, std::clamp(std::min(bySharedMemory, byRegisters), 1,
                                                             policy::ColumnPolicy::kPieceMaxBlocksPerSm));
   }
-  plan.workspaceBytes = columnPiecesWorkspaceBytes(panels, plan.pieces, panel, dtypeSize(accumulatorType(spec.in)));
+  plan.workspaceBytes = columnPiecesWorkspaceBytes(panels, plan.pieces, panel, int(accBytes));
   return true;
 }
 

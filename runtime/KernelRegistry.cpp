@@ -56,8 +56,8 @@ llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream strea
                                " bytes of kernel workspace for '" + specText +
                                "' (the first launch on a stream allocates it; inside CUDA graph "
                                "capture, launch once on that stream before capturing)");
-  // Zeroed in stream order before the first launch (the look-back's again
-  // before each: runtime/Api.cpp).
+  // Zeroed in stream order before the first launch, and never again: the
+  // kernels count their launches (templates/scanjit/flagged_value.cuh).
   if (CUresult rc = api->cuMemsetD8Async(ptr, 0, size_t(plan.workspaceBytes), stream); rc != CUDA_SUCCESS) {
     api->cuMemFree(ptr);
     return driverError(rc, "cuMemsetD8Async of the kernel workspace for '" + specText + "'");

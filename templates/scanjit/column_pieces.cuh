@@ -49,7 +49,7 @@ template <class Op, class Acc, int kPieces, int kPanel> struct ColumnPieces {
       ticket = atomicAdd(tickets, 1ULL);
     __syncthreads();
     const unsigned long long t = ticket;
-    tag = unsigned(t / gridDim.x % 0xffffffffULL) + 1;
+    tag = launch_tag(t / gridDim.x);
     return (long long)(t % gridDim.x);
   }
 

@@ -52,6 +52,12 @@ template <class Acc> struct FlaggedValue {
   }
 };
 
+// The tag of the launch after `earlier` launches: never 0 (a zeroed
+// workspace), and never the previous launch's.
+__device__ __forceinline__ unsigned launch_tag(unsigned long long earlier) {
+  return unsigned(earlier % 0xffffffffULL) + 1;
+}
+
 // Relaxed, device-scope accesses: they bypass L1, so a spinning reader sees
 // the writer's store, and they order nothing else (nothing else is shared).
 // From sm_80 they ask L2 to keep the workspace (evict-last): it outlives the

@@ -65,7 +65,7 @@ template <class Acc> struct LookbackWorkspace {
   __device__ __forceinline__ void read_tag() {
     unsigned n;
     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(n) : "l"(launches) : "memory");
-    tag = n % 0xffffffffu + 1;
+    tag = launch_tag(n);
   }
   // Thread 0: the block's next ticket, a tile (past the last: none).
   __device__ __forceinline__ long long next() { return (long long)atomicAdd(counter, 1ULL); }
