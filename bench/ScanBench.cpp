@@ -81,11 +81,6 @@ struct InputCache {
   }
 };
 
-// A buffer kept for the whole run, grown when a case needs more. With a
-// fresh output buffer and fresh copy buffers per case (gigabytes allocated
-// and freed each time), a row scan run after the masked seed got slower on
-// every repeat, 1.07 -> 1.13 -> 1.15 of copy, while the copy did not (H200,
-// BENCHMARKS.md): the placement of the buffers changed the kernel's time.
 // The output placements a case is timed at: the kept output buffer at
 // offsets p * kPlacementStride. The same kernel ran at 1.04 of copy with its
 // output at offsets 0, 2 MiB or 64 MiB of a buffer allocated after its input
@@ -97,6 +92,11 @@ struct Placement {
   double ms;
 };
 
+// A buffer kept for the whole run, grown when a case needs more. With a
+// fresh output buffer and fresh copy buffers per case (gigabytes allocated
+// and freed each time), a row scan run after the masked seed got slower on
+// every repeat, 1.07 -> 1.13 -> 1.15 of copy, while the copy did not (H200,
+// BENCHMARKS.md).
 struct ScratchBuffer {
   DeviceBuffer buffer;
   const DeviceBuffer &atLeast(size_t bytes, uint8_t fill) {
@@ -126,11 +126,14 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--iters") && i + 1 < argc) timing.iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--fresh-buffers")) freshBuffers = true;
-    else if (!std::strcmp(argv[i], "--out-offset") && i + 1 < argc) outOffset = std::strtoull(argv[++i], nullptr, 0) / 256 * 256;
-    else if (!std::strcmp(argv[i], "--placements") && i + 1 < argc) placements = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--out-offset") && i + 1 < argc)
+      outOffset = std::strtoull(argv[++i], nullptr, 0) / 256 * 256; // keeps vector alignment
+    else if (!std::strcmp(argv[i], "--placements") && i + 1 < argc)
+      placements = std::max(1, std::atoi(argv[++i]));
     else {
       llvm::errs() << "usage: scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec \"<spec>\"]... "
-                      "[--json FILE] [--iters N] [--repeat N] [--placements N] [--fresh-buffers] [--out-offset BYTES]\n";
+                      "[--json FILE] [--iters N] [--repeat N] [--placements N] [--fresh-buffers] "
+                      "[--out-offset BYTES]\n";
       return 2;
     }
   }
@@ -148,11 +151,12 @@ int main(int argc, char **argv) {
     InputCache inputs;
     ScratchBuffer outputs, copySource, copyDestination;
     llvm::json::Array rows;
-    llvm::outs() << "device: " << device << "\n\n| suite | spec | family | ms | GB/s | copy ms | ratio | ratio range |\n"
+    llvm::outs() << "device: " << device
+                 << "\n\n| suite | spec | family | ms | GB/s | copy ms | ratio | ratio range |\n"
                  << "|---|---|---|---|---|---|---|---|\n";
     llvm::outs().flush();
-    // --repeat runs the case list again in the same process (fresh output
-    // buffers each time), to tell a case's run-to-run spread from a change.
+    // --repeat runs the case list again in the same process, to tell a
+    // case's run-to-run spread from a change.
     std::vector<std::pair<int, Case>> schedule;
     for (int run = 0; run < repeat; ++run)
       for (const Case &c : cases)
@@ -165,7 +169,7 @@ int main(int argc, char **argv) {
       const DeviceBuffer *mask = spec.mask ? &inputs.get(DType::Bool, ScanOp::Sum, n) : nullptr;
       const size_t outBytes = size_t(n) * dtypeSize(spec.out);
       const size_t moved = size_t(n) * (dtypeSize(spec.in) + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
-      // The kernel at each output placement (PlacementSweep), then the copy.
+      // The kernel at each output placement (kPlacementStride), then the copy.
       std::vector<Placement> placed;
       for (int p = 0; p < (freshBuffers ? 1 : placements); ++p) {
         DeviceBuffer freshOut(freshBuffers ? outBytes : 0);

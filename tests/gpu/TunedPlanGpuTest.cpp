@@ -34,6 +34,18 @@ private:
   return ::testing::AssertionSuccess();
 }
 
+// "<op> <dtype><shape><flags>" for every op, each of `types` and of `flags`,
+// in that order.
+std::vector<std::string> everyOp(std::initializer_list<const char *> types, const std::string &shape,
+                                 std::initializer_list<const char *> flags) {
+  std::vector<std::string> specs;
+  for (const char *op : {"sum", "prod", "max", "min", "logsumexp"})
+    for (const char *type : types)
+      for (const char *f : flags)
+        specs.push_back(std::string(op) + " " + type + shape + f);
+  return specs;
+}
+
 // Segmented rows through bulk-copy stages (SegmentedPolicy::kStagedByDefault
 // is off): rows of 48 straddle the 1024-element tiles of a chunk. The shapes
 // appear nowhere else in the suite, so the process's kernel registry holds
@@ -41,11 +53,8 @@ private:
 TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {
   SCANJIT_REQUIRE_GPU();
   ScopedEnv tune("SCANJIT_PLAN_TUNE", "stages=8");
-  std::vector<std::string> specs;
-  for (const char *op : {"sum", "prod", "max", "min", "logsumexp"})
-    for (const char *type : {"f32", "f16", "f64"})
-      for (const char *flags : {"", " mask", " reverse", " exclusive", " mask reverse exclusive"})
-        specs.push_back(std::string(op) + " " + type + "[6000,48] dim=1" + flags);
+  std::vector<std::string> specs = everyOp({"f32", "f16", "f64"}, "[6000,48] dim=1",
+                                           {"", " mask", " reverse", " exclusive", " mask reverse exclusive"});
   for (const char *s : {"sum i32[6000,48] dim=1 mask", "sum u8[6000,64] dim=1 out=i32 reverse",
                         "max bf16[6000,48] dim=1 exclusive", "sum f32[16,1024] dim=1 mask reverse"})
     specs.push_back(s);
@@ -71,11 +80,8 @@ TEST(TunedPlans, LookbackWithOneAndTwoReadingWarpsMatchesTheReference) {
   for (const Case &c : {Case{"lookback_warps=1,lookback=2", 1, "[3,300001]"},
                         Case{"lookback_warps=2,lookback=1", 2, "[3,300007]"}}) {
     ScopedEnv tune("SCANJIT_PLAN_TUNE", c.tuning);
-    std::vector<std::string> specs;
-    for (const char *op : {"sum", "prod", "max", "min", "logsumexp"})
-      for (const char *type : {"f32", "f64"})
-        for (const char *flags : {"", " mask reverse", " exclusive"})
-          specs.push_back(std::string(op) + " " + type + c.shape + " dim=1" + flags);
+    const std::vector<std::string> specs =
+        everyOp({"f32", "f64"}, std::string(c.shape) + " dim=1", {"", " mask reverse", " exclusive"});
     for (const std::string &s : specs) {
       KernelPlan plan;
       ASSERT_TRUE(tunedPlan(s, plan));
@@ -98,11 +104,8 @@ TEST(TunedPlans, ColumnPiecesMatchTheReference) {
   };
   for (const Case &c : {Case{"", "[8,1000,96]"}, Case{"pieces=7", "[3,3000,80]"}}) {
     ScopedEnv tune("SCANJIT_PLAN_TUNE", c.tuning);
-    std::vector<std::string> specs;
-    for (const char *op : {"sum", "prod", "max", "min", "logsumexp"})
-      for (const char *type : {"f32", "f64", "f16"})
-        for (const char *flags : {"", " mask", " reverse exclusive", " mask reverse exclusive"})
-          specs.push_back(std::string(op) + " " + type + c.shape + " dim=1" + flags);
+    const std::vector<std::string> specs = everyOp({"f32", "f64", "f16"}, std::string(c.shape) + " dim=1",
+                                                   {"", " mask", " reverse exclusive", " mask reverse exclusive"});
     for (const std::string &s : specs) {
       KernelPlan plan;
       ASSERT_TRUE(tunedPlan(s, plan));
