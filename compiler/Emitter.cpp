@@ -55,7 +55,7 @@ static_assert(Plan::kWorkspaceBytes == {{workspace_used}}, "the host zeroes exac
 
 // The plan's blocks per SM (usually one: a higher floor makes ptxas spill
 // to chase occupancy; the planner asks for more only where registers allow).
-extern "C" __global__ void __launch_bounds__({{threads}}, {{min_blocks}})
+extern "C" __global__ void __launch_bounds__({{threads}}, scanjit::ArchMinBlocks<{{min_blocks}}, {{threads}}>::value)
 {{entry}}(const void *__restrict__ in, const unsigned char *__restrict__ mask, void *__restrict__ out,
         void *__restrict__ workspace) {
   {{family_call}};

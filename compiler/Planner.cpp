@@ -175,15 +175,21 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.family = KernelFamily::RowLookback;
     plan.threads = lookbackThreads;
     plan.items = lookbackItems;
-    plan.lookbackPerLane = pick(tuning.lookback, policy::LookbackPolicy::kPerLane);
-    plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, policy::LookbackPolicy::kWarps), plan.threads / 32);
     // Two blocks of 512 threads leave 64 registers a thread: enough for a
-    // 32-byte register tile (f32 x 8), and two blocks overlap better.
+    // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
+    // and products of such tiles fit three (the lean plan).
     const int accBytes = dtypeSize(accumulatorType(spec.in));
     const bool smallTile = accBytes == 4 && plan.items * accBytes <= 32;
-    const int fit = std::max(1, std::min(policy::LookbackPolicy::kMinBlocksPerSm, 1024 / plan.threads));
+    const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask;
+    const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
+    const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
     plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : 1);
-    plan.stages = bulkStages(spec, tuning, plan, policy::LookbackPolicy::kStages,
+    plan.lookbackPerLane = pick(tuning.lookback, lean ? policy::LookbackPolicy::kLeanPerLane
+                                                      : policy::LookbackPolicy::kPerLane);
+    plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
+                                  plan.threads / 32);
+    plan.stages = bulkStages(spec, tuning, plan,
+                             lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
                              policy::StagePolicy::kLookbackBudgetBytes);
     plan.sharedBytes = pipelineSharedBytes(spec, plan);
     plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);

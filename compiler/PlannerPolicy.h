@@ -50,6 +50,17 @@ struct LookbackPolicy {
   static constexpr int kPerLane = 4;          // tiles a reading lane holds
   static constexpr int kMinBlocksPerSm = 2;   // 32-byte register tiles: registers capped at 64 for 512 threads
   static constexpr int kMaxBlocks = 1024;      // blocks loop over tiles by ticket (pipelined plans)
+  // Sums and products of 32-byte register tiles of 4-byte accumulators (f32)
+  // fit in 40 registers: three blocks an SM, each with three stages, and the
+  // same 512-tile window read by every warp, a tile a lane. The block's
+  // window work is spread over all its warps instead of four (which the
+  // rest waited for at the tile's second barrier). 8x16M / 64x4M / 1x1G:
+  // 1.19 / 1.17 / 1.15 -> 1.14 / 1.13 / 1.13 of copy on H200 (BENCHMARKS.md).
+  // Max, min and log-sum-exp, and masked scans (a forward masked sum spilled
+  // 8 stores), exceed 40 registers and keep the plan above.
+  static constexpr int kLeanMinBlocksPerSm = 3;
+  static constexpr int kLeanStages = 3;
+  static constexpr int kLeanPerLane = 1; // readers: every warp of the block
 };
 
 struct SegmentedPolicy {

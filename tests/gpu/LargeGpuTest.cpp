@@ -1,6 +1,9 @@
 // The seed workloads at full size and long rows, checked on sampled lines.
 #include "GpuHarness.h"
 
+#include "compiler/Planner.h"
+#include "compiler/ScanSpec.h"
+
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
 
@@ -28,6 +31,25 @@ TEST(Large, LongRowsAndFewColumns) {
                         "sum f64[2000000,32] dim=1", "sum i32[4096,4096] dim=1",
                         "sum f32[1,1073741824] dim=1", "logsumexp f32[64,4194304] dim=1 reverse exclusive mask"})
     expectCasePasses(s, sampled());
+}
+
+// The lean look-back plan (sums and products of f32: three blocks an SM,
+// every warp reading a tile of the 512-tile window) on rows long enough for
+// tiles to take their base from the window's far end, staged and direct
+// (rows of an odd length cannot be bulk-copied).
+TEST(Large, LeanLookbackReachesItsWindowsBase) {
+  SCANJIT_REQUIRE_GPU();
+  for (const char *s : {"sum f32[2,3000000] dim=1 reverse exclusive", "sum f32[3000001] dim=0 exclusive",
+                        "prod f32[2,2400000] dim=1", "sum f32[5,2200000] dim=1 reverse"}) {
+    auto spec = parseSpec(s);
+    ASSERT_TRUE(bool(spec)) << s;
+    const KernelPlan plan = planKernel(*spec);
+    ASSERT_EQ(plan.family, KernelFamily::RowLookback) << s;
+    ASSERT_EQ(plan.minBlocksPerSm, 3) << s << ": not the lean plan";
+    const int64_t window = int64_t(plan.lookbackWarps) * 32 * plan.lookbackPerLane * plan.threads * plan.items;
+    ASSERT_GT(spec->scanLength(), window) << s << ": rows end inside the window";
+    expectCasePasses(s, sampled());
+  }
 }
 
 } // namespace

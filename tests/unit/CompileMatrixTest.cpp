@@ -50,6 +50,12 @@ std::vector<std::string> allSpecs() {
                         "sum f16[100,37] dim=1 out=f64", "prod bf16[64,3000] dim=1 out=f32",
                         "max i64[40,50] dim=1 strides=[1,40] out=i8", "sum bool[64,3000] dim=1 out=i32"})
     specs.push_back(s);
+  // Long rows: the lean look-back (40 registers) with its 32- and 64-bit
+  // indexes, and the plan that max, min, log-sum-exp and masks keep.
+  for (const char *s : {"sum f32[1,1073741824] dim=1 reverse exclusive", "prod f32[1,1073741824] dim=1",
+                        "sum f32[8,16777216] dim=1 exclusive", "max f32[1,1073741824] dim=1 mask reverse exclusive",
+                        "logsumexp f32[1,1073741824] dim=1 mask", "sum f32[1,1073741824] dim=1 mask"})
+    specs.push_back(s);
   return specs;
 }
 

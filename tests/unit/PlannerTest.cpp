@@ -34,13 +34,26 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.family, KernelFamily::RowLookback);
   EXPECT_EQ(p.threads, 512);
   EXPECT_EQ(p.items, 8);
-  EXPECT_EQ(p.stages, 4);   // 16 KB tiles streamed through shared memory
-  EXPECT_GE(p.sharedBytes, 4 * 16384);
+  EXPECT_EQ(p.stages, 3);   // 16 KB tiles streamed through shared memory
+  EXPECT_GE(p.sharedBytes, 3 * 16384);
   EXPECT_EQ(p.grid, 1024);  // blocks take tiles by ticket
-  EXPECT_EQ(p.lookbackPerLane, 4);
-  EXPECT_EQ(p.lookbackWarps, 4); // a window of 4 x 32 x 4 = 512 tiles
-  EXPECT_EQ(p.minBlocksPerSm, 2); // registers capped so two 512-thread blocks fit
-  EXPECT_NE(p.toString().find(" min_blocks=2 "), std::string::npos);
+  // The lean plan: three 512-thread blocks an SM, every warp reading the
+  // window, a tile a lane (16 x 32 x 1 = 512 tiles).
+  EXPECT_EQ(p.lookbackPerLane, 1);
+  EXPECT_EQ(p.lookbackWarps, 16);
+  EXPECT_EQ(p.minBlocksPerSm, 3);
+  EXPECT_NE(p.toString().find(" min_blocks=3 "), std::string::npos);
+  EXPECT_EQ(plan("prod f32[8,16777216] dim=1 reverse exclusive").minBlocksPerSm, 3);
+  // Max, min, log-sum-exp and masks need more registers: two blocks, four
+  // stages, and a window of 4 warps x 32 x 4 = 512 tiles.
+  for (const char *text : {"max f32[8,16777216] dim=1", "logsumexp f32[8,16777216] dim=1",
+                           "sum f32[8,16777216] dim=1 mask"}) {
+    KernelPlan kept = plan(text);
+    EXPECT_EQ(kept.minBlocksPerSm, 2) << text;
+    EXPECT_EQ(kept.stages, 4) << text;
+    EXPECT_EQ(kept.lookbackWarps, 4) << text;
+    EXPECT_EQ(kept.lookbackPerLane, 4) << text;
+  }
   EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 1); // 8-byte look-back values need more
   EXPECT_EQ(plan("sum f32[32768,32768] dim=1").minBlocksPerSm, 1);
   const int64_t tiles = 8 * 16777216 / 4096;
