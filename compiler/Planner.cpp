@@ -220,8 +220,12 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   }
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
-  // Several rows per block keep a pipelined block's stages full across rows.
-  plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, policy::StagePolicy::kRowsPerBlock) : 1;
+  // Short rows: several a block keep a pipelined block's stages full across
+  // rows and spread its start-up and drain over more bytes.
+  const int64_t rowTile = int64_t(plan.threads) * plan.items;
+  const int64_t shortRows = std::max<int64_t>(
+      1, std::min(ceilDiv(policy::StagePolicy::kMinTilesPerBlock * rowTile, L), rows / policy::StagePolicy::kMinRowBlocks));
+  plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, int(std::min<int64_t>(shortRows, 64))) : 1;
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);
 }
 

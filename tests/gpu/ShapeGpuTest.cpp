@@ -1,6 +1,9 @@
 // Ranks 1-4, sizes 0, 1, primes and powers of two, every dim (negative too).
 #include "GpuHarness.h"
 
+#include "compiler/Planner.h"
+#include "compiler/ScanSpec.h"
+
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
 
@@ -45,6 +48,30 @@ TEST(Shapes, EveryRankSizeAndDim) {
   SCANJIT_REQUIRE_GPU();
   std::vector<std::string> specs = allSpecs();
   expectCasesPass(specs);
+}
+
+// Rows of one to four tiles: a row-family block streams several of them,
+// round-robin over the grid (the last blocks take one fewer), through its
+// stages; also with an output one element off alignment (no staged stores)
+// and an input one off (no bulk copies).
+TEST(Shapes, ShortRowsStreamSeveralToABlock) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "sum f32[5001,2048] dim=1 mask reverse exclusive", "logsumexp f32[4100,1400] dim=1",
+      "max f64[3000,1500] dim=1 exclusive", "sum i32[6000,1032] dim=1 reverse", "prod bf16[4500,2400] dim=1 mask"};
+  for (const std::string &s : specs) {
+    auto spec = parseSpec(s);
+    ASSERT_TRUE(bool(spec)) << s;
+    const KernelPlan plan = planKernel(*spec);
+    ASSERT_EQ(plan.family, KernelFamily::Row) << s;
+    ASSERT_GT(plan.rowsPerChunk, 1) << s << ": a row a block";
+  }
+  expectCasesPass(specs);
+  CaseOptions outOff, inOff;
+  outOff.outOffset = 1;
+  inOff.inOffset = 1;
+  expectCasePasses(specs[0], outOff);
+  expectCasePasses(specs[1], inOff);
 }
 
 TEST(Shapes, ScalarTensor) {

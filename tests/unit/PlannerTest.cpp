@@ -68,6 +68,19 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").workspaceBytes, 0);
 }
 
+TEST(Planner, RowBlocksStreamSeveralShortRows) {
+  KernelPlan p = plan("sum f32[524288,2048] dim=1"); // 2 tiles of 1024 a row
+  EXPECT_EQ(p.family, KernelFamily::Row);
+  EXPECT_EQ(p.rowsPerChunk, 2); // at least 4 tiles' worth of elements a block
+  EXPECT_EQ(p.grid, 262144);
+  EXPECT_EQ(plan("sum f32[786432,1400] dim=1").rowsPerChunk, 3);
+  EXPECT_EQ(plan("sum f32[262144,4096] dim=1").rowsPerChunk, 1);  // 4 tiles a row
+  EXPECT_EQ(plan("sum f32[32768,32768] dim=1").rowsPerChunk, 1);  // the seeds: a row a block
+  EXPECT_EQ(plan("sum f32[1500,2048] dim=1").rowsPerChunk, 1);    // the grid keeps 1024 blocks
+  EXPECT_EQ(plan("sum f32[5000,2048] dim=1").grid, 2500);
+  EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").rowsPerChunk, 1); // unaligned rows: unstaged
+}
+
 TEST(Planner, ShortContiguousRowsAreSegmented) {
   KernelPlan p = plan("sum f32[1048576,48] dim=1"); // a block per chunk of whole rows
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
