@@ -129,6 +129,27 @@ int maxRowStages(const ScanSpec &spec) {
   return cheapCombine(spec) ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
 }
 
+// A pipelined row block for rows of a few tiles whose last tile would be
+// mostly empty (1100 floats: 1024 + 76 in blocks of 128 threads): the block
+// size, in whole warps within kFitThreads, that leaves the fewest empty
+// slots; a tie keeps the size nearest `threads`. Longer rows keep `threads`.
+int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
+  const int64_t tiles = ceilDiv(L, int64_t(threads) * items);
+  if (tiles > policy::StagePolicy::kMinTilesPerBlock)
+    return threads;
+  int best = threads;
+  int64_t bestWaste = tiles * threads * items - L;
+  for (int t = policy::StagePolicy::kFitThreadsMin; t <= policy::StagePolicy::kFitThreadsMax; t += 32) {
+    const int64_t tile = int64_t(t) * items;
+    const int64_t waste = ceilDiv(L, tile) * tile - L;
+    if (waste < bestWaste || (waste == bestWaste && std::abs(t - threads) < std::abs(best - threads))) {
+      best = t;
+      bestWaste = waste;
+    }
+  }
+  return best;
+}
+
 void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = rowItems(spec);
@@ -215,7 +236,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
-    plan.threads = blockFor(policy::StagePolicy::kRowThreads);
+    plan.threads = rowThreadsFittingTheRow(L, plan.items, blockFor(policy::StagePolicy::kRowThreads));
     plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
   plan.sharedBytes = pipelineSharedBytes(spec, plan);

@@ -81,6 +81,19 @@ TEST(Planner, RowBlocksStreamSeveralShortRows) {
   EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").rowsPerChunk, 1); // unaligned rows: unstaged
 }
 
+TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
+  // 1100 floats: 1024 + 76 in 128 threads x 8, one tile of 1280 in 160.
+  KernelPlan p = plan("sum f32[1000000,1100] dim=1");
+  EXPECT_EQ(p.threads, 160);
+  EXPECT_EQ(p.rowsPerChunk, 5); // still at least 4 of its tiles' worth a block
+  EXPECT_EQ(plan("sum f32[786432,1400] dim=1").threads, 96);          // 2 x 768 (192 wastes as few; 96 is nearer 128)
+  EXPECT_EQ(plan("logsumexp f32[100000,1100] dim=1").threads, 96);    // one tile of 96 x 16
+  EXPECT_EQ(plan("sum f32[524288,2048] dim=1").threads, 128);         // whole tiles already
+  EXPECT_EQ(plan("sum f32[350000,3000] dim=1").threads, 128);         // 72 empty slots is the least
+  EXPECT_EQ(plan("sum f32[32768,32768] dim=1").threads, 128);         // longer rows keep the policy
+  EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").threads, 256); // unstaged rows: unchanged
+}
+
 TEST(Planner, ShortContiguousRowsAreSegmented) {
   KernelPlan p = plan("sum f32[1048576,48] dim=1"); // a block per chunk of whole rows
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
