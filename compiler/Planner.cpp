@@ -150,6 +150,36 @@ int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
   return best;
 }
 
+// Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
+void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int64_t rows,
+                  int64_t tilesPerRow, int threads, int items) {
+  plan.family = KernelFamily::RowLookback;
+  plan.threads = threads;
+  plan.items = items;
+  // Two blocks of 512 threads leave 64 registers a thread: enough for a
+  // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
+  // and products of such tiles fit three (the lean plan).
+  const int accBytes = dtypeSize(accumulatorType(spec.in));
+  const bool smallTile = accBytes == 4 && plan.items * accBytes <= 32;
+  const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask;
+  const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
+  const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
+  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : 1);
+  plan.lookbackPerLane = pick(tuning.lookback, lean ? policy::LookbackPolicy::kLeanPerLane
+                                                    : policy::LookbackPolicy::kPerLane);
+  plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
+                                plan.threads / 32);
+  plan.stages = bulkStages(spec, tuning, plan,
+                           lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
+                           policy::StagePolicy::kLookbackBudgetBytes);
+  plan.sharedBytes = pipelineSharedBytes(spec, plan);
+  plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);
+  plan.grid = rows * tilesPerRow;
+  plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
+  if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
+    plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
+}
+
 void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = rowItems(spec);
@@ -193,31 +223,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t tilesPerRow = ceilDiv(L, lookbackTile);
   if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
       rows * tilesPerRow <= policy::kMaxGrid) {
-    plan.family = KernelFamily::RowLookback;
-    plan.threads = lookbackThreads;
-    plan.items = lookbackItems;
-    // Two blocks of 512 threads leave 64 registers a thread: enough for a
-    // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
-    // and products of such tiles fit three (the lean plan).
-    const int accBytes = dtypeSize(accumulatorType(spec.in));
-    const bool smallTile = accBytes == 4 && plan.items * accBytes <= 32;
-    const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask;
-    const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
-    const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
-    plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : 1);
-    plan.lookbackPerLane = pick(tuning.lookback, lean ? policy::LookbackPolicy::kLeanPerLane
-                                                      : policy::LookbackPolicy::kPerLane);
-    plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
-                                  plan.threads / 32);
-    plan.stages = bulkStages(spec, tuning, plan,
-                             lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
-                             policy::StagePolicy::kLookbackBudgetBytes);
-    plan.sharedBytes = pipelineSharedBytes(spec, plan);
-    plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);
-    plan.grid = rows * tilesPerRow;
-    plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
-    if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
-      plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
+    planLookback(spec, tuning, plan, rows, tilesPerRow, lookbackThreads, lookbackItems);
     return;
   }
   plan.family = KernelFamily::Row;
@@ -244,8 +250,8 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   // Short rows: several a block keep a pipelined block's stages full across
   // rows and spread its start-up and drain over more bytes.
   const int64_t rowTile = int64_t(plan.threads) * plan.items;
-  const int64_t shortRows = std::max<int64_t>(
-      1, std::min(ceilDiv(policy::StagePolicy::kMinTilesPerBlock * rowTile, L), rows / policy::StagePolicy::kMinRowBlocks));
+  const int64_t wanted = ceilDiv(policy::StagePolicy::kMinTilesPerBlock * rowTile, L);
+  const int64_t shortRows = std::max<int64_t>(1, std::min(wanted, rows / policy::StagePolicy::kMinRowBlocks));
   plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, int(std::min<int64_t>(shortRows, 64))) : 1;
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);
 }
