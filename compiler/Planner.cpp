@@ -175,7 +175,7 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);
   plan.grid = rows * tilesPerRow;
-  plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, dtypeSize(accumulatorType(spec.in)));
+  plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, accBytes);
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
 }
