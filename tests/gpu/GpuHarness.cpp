@@ -1,5 +1,7 @@
 #include "GpuHarness.h"
 
+#include "compiler/KernelCompiler.h"
+
 #include "scanjit/Inspect.h"
 #include "scanjit/Scan.h"
 
@@ -167,6 +169,17 @@ void expectCasesPass(const std::vector<std::string> &specs) {
   precompile(specs);
   for (const std::string &s : specs)
     expectCasePasses(s);
+}
+
+::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan) {
+  auto spec = parseSpec(text);
+  if (!spec)
+    return ::testing::AssertionFailure() << llvm::toString(spec.takeError());
+  auto generated = generateKernel(*spec);
+  if (!generated)
+    return ::testing::AssertionFailure() << llvm::toString(generated.takeError());
+  plan = generated->plan;
+  return ::testing::AssertionSuccess();
 }
 
 } // namespace scanjit::gpu_testing

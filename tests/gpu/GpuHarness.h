@@ -3,6 +3,7 @@
 // reason, where no driver or GPU is present.
 #pragma once
 
+#include "compiler/KernelPlan.h"
 #include "compiler/ScanSpec.h"
 #include "runtime/Verify.h"
 
@@ -53,5 +54,8 @@ void precompile(const std::vector<std::string> &specs);
 
 /// Precompiles specs, then asserts each passes, one after another.
 void expectCasesPass(const std::vector<std::string> &specs);
+
+/// The plan `text` gets, under the current tuning (SCANJIT_PLAN_TUNE).
+::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan);
 
 } // namespace scanjit::gpu_testing

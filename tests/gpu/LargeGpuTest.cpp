@@ -1,9 +1,6 @@
 // The seed workloads at full size and long rows, checked on sampled lines.
 #include "GpuHarness.h"
 
-#include "compiler/Planner.h"
-#include "compiler/ScanSpec.h"
-
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
 
@@ -41,13 +38,12 @@ TEST(Large, LeanLookbackReachesItsWindowsBase) {
   SCANJIT_REQUIRE_GPU();
   for (const char *s : {"sum f32[2,3000000] dim=1 reverse exclusive", "sum f32[3000001] dim=0 exclusive",
                         "prod f32[2,2400000] dim=1", "sum f32[5,2200000] dim=1 reverse"}) {
-    auto spec = parseSpec(s);
-    ASSERT_TRUE(bool(spec)) << s;
-    const KernelPlan plan = planKernel(*spec);
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
     ASSERT_EQ(plan.family, KernelFamily::RowLookback) << s;
     ASSERT_EQ(plan.minBlocksPerSm, 3) << s << ": not the lean plan";
     const int64_t window = int64_t(plan.lookbackWarps) * 32 * plan.lookbackPerLane * plan.threads * plan.items;
-    ASSERT_GT(spec->scanLength(), window) << s << ": rows end inside the window";
+    ASSERT_GT(plan.geometry.scan.size, window) << s << ": rows end inside the window";
     expectCasePasses(s, sampled());
   }
 }

@@ -1,9 +1,6 @@
 // Ranks 1-4, sizes 0, 1, primes and powers of two, every dim (negative too).
 #include "GpuHarness.h"
 
-#include "compiler/Planner.h"
-#include "compiler/ScanSpec.h"
-
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
 
@@ -62,9 +59,8 @@ TEST(Shapes, ShortRowsStreamSeveralToABlock) {
       "max f64[3000,1500] dim=1 exclusive", "sum i32[6000,1032] dim=1 reverse", "prod bf16[4500,2400] dim=1 mask",
       "sum f32[3001,1100] dim=1 reverse exclusive", "min f32[2500,1400] dim=1 exclusive"};
   for (const std::string &s : specs) {
-    auto spec = parseSpec(s);
-    ASSERT_TRUE(bool(spec)) << s;
-    const KernelPlan plan = planKernel(*spec);
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
     ASSERT_EQ(plan.family, KernelFamily::Row) << s;
     ASSERT_GT(plan.rowsPerChunk, 1) << s << ": a row a block";
   }

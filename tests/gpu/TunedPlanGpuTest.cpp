@@ -2,9 +2,6 @@
 // they are still served to whoever tunes, so they must be right too.
 #include "GpuHarness.h"
 
-#include "compiler/KernelCompiler.h"
-#include "compiler/ScanSpec.h"
-
 #include <cstdlib>
 
 using namespace scanjit;
@@ -21,18 +18,6 @@ public:
 private:
   const char *name_;
 };
-
-// The plan the current tuning gives `text`.
-::testing::AssertionResult tunedPlan(const std::string &text, KernelPlan &plan) {
-  auto spec = parseSpec(text);
-  if (!spec)
-    return ::testing::AssertionFailure() << llvm::toString(spec.takeError());
-  auto generated = generateKernel(*spec);
-  if (!generated)
-    return ::testing::AssertionFailure() << llvm::toString(generated.takeError());
-  plan = generated->plan;
-  return ::testing::AssertionSuccess();
-}
 
 // "<op> <dtype><shape><flags>" for every op, each of `types` and of `flags`,
 // in that order.
@@ -60,7 +45,7 @@ TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {
     specs.push_back(s);
   for (const std::string &s : specs) {
     KernelPlan plan;
-    ASSERT_TRUE(tunedPlan(s, plan));
+    ASSERT_TRUE(planOf(s, plan));
     ASSERT_EQ(plan.family, KernelFamily::RowSegmented) << s;
     ASSERT_GT(plan.stages, 0) << s << ": the tuning did not stage it";
   }
@@ -84,7 +69,7 @@ TEST(TunedPlans, LookbackWithOneAndTwoReadingWarpsMatchesTheReference) {
         everyOp({"f32", "f64"}, std::string(c.shape) + " dim=1", {"", " mask reverse", " exclusive"});
     for (const std::string &s : specs) {
       KernelPlan plan;
-      ASSERT_TRUE(tunedPlan(s, plan));
+      ASSERT_TRUE(planOf(s, plan));
       ASSERT_EQ(plan.family, KernelFamily::RowLookback) << s;
       ASSERT_EQ(plan.lookbackWarps, c.warps) << s << ": the tuning did not apply";
     }
@@ -108,7 +93,7 @@ TEST(TunedPlans, ColumnPiecesMatchTheReference) {
                                                    {"", " mask", " reverse exclusive", " mask reverse exclusive"});
     for (const std::string &s : specs) {
       KernelPlan plan;
-      ASSERT_TRUE(tunedPlan(s, plan));
+      ASSERT_TRUE(planOf(s, plan));
       ASSERT_EQ(plan.family, KernelFamily::Column) << s;
       ASSERT_GT(plan.pieces, 1) << s << ": not cut into pieces";
     }
