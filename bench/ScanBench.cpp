@@ -2,7 +2,7 @@
 // bytes (input + mask + output), timed in the same run with CUDA events
 // (3 warm-ups, median of 20). Prints a markdown table and writes JSON.
 //
-//   scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec "<spec>"]... [--json FILE] [--iters N]
+//   scanjit_bench [--suite seeds|shapes|dtypes|ops|cliffs|all]... [--spec "<spec>"]... [--json FILE] [--iters N]
 //                 [--repeat N] [--placements N] [--fresh-buffers] [--out-offset BYTES]
 //
 // --spec adds cases of its own (suite "custom"); with only --spec given, no
@@ -34,7 +34,8 @@ namespace {
 
 struct Case {
   const char *suite;
-  const char *spec;
+  std::string spec;
+  int offset = 0; // elements the input's and mask's pointers lie past their buffers' (aligned) starts
 };
 
 const Case kCases[] = {
@@ -59,6 +60,48 @@ const Case kCases[] = {
     {"ops", "max f32[8192,32768] dim=1"},
     {"ops", "min f32[8192,32768] dim=1"},
     {"ops", "logsumexp f32[8192,32768] dim=1"},
+    // Shapes off the 16-byte grid (odd row lengths 4k+1..3 and primes,
+    // pointers a few elements in, odd f16/bf16 rows, masks, i32 -> i64),
+    // each beside the nearest aligned shape; middle-sized 1-D and few-row
+    // scans; odd column counts along dim=0. `@N`: the input and mask
+    // pointers N elements into their buffers.
+    {"cliffs", "sum f32[1000,100000] dim=1"},
+    {"cliffs", "sum f32[1000,100003] dim=1"},
+    {"cliffs", "sum f32[16384,4096] dim=1"},
+    {"cliffs", "sum f32[16384,4097] dim=1"},
+    {"cliffs", "sum f32[16384,4098] dim=1"},
+    {"cliffs", "sum f32[16384,4099] dim=1"},
+    {"cliffs", "sum f32[1024,50257] dim=1"},
+    {"cliffs", "sum f32[32768,32767] dim=1 strides=[32768,1]", 1},
+    {"cliffs", "sum f32[16384,4096] dim=1 mask"},
+    {"cliffs", "sum f32[16384,4099] dim=1 mask"},
+    {"cliffs", "sum f32[16384,4099] dim=1 mask reverse", 3},
+    {"cliffs", "sum f16[4096,32768] dim=1"},
+    {"cliffs", "sum f16[4096,32769] dim=1"},
+    {"cliffs", "sum bf16[4096,32768] dim=1 reverse"},
+    {"cliffs", "sum bf16[4096,32771] dim=1 reverse"},
+    {"cliffs", "sum i32[8192,8192] dim=1"},
+    {"cliffs", "sum i32[8192,8191] dim=1", 1},
+    {"cliffs", "max f32[16384,4099] dim=1 exclusive", 2},
+    {"cliffs", "sum f32[65536,336] dim=1"},
+    {"cliffs", "sum f32[77777,333] dim=1"},
+    {"cliffs", "sum f32[16384,1024] dim=1"},
+    {"cliffs", "sum f32[3,5000000] dim=1"},
+    {"cliffs", "sum f32[3,5000003] dim=1"},
+    {"cliffs", "sum f32[4,4194304] dim=1"},
+    {"cliffs", "sum f32[32,524288] dim=1"},
+    {"cliffs", "sum f32[1048576] dim=0"},
+    {"cliffs", "sum f32[1048573] dim=0", 1},
+    {"cliffs", "sum f32[4194304] dim=0"},
+    {"cliffs", "sum f32[16777216] dim=0"},
+    {"cliffs", "sum f32[16777213] dim=0", 3},
+    {"cliffs", "sum f32[33554431] dim=0"},
+    {"cliffs", "sum f32[67108864] dim=0"},
+    {"cliffs", "sum f16[16777217] dim=0 reverse", 1},
+    {"cliffs", "sum f32[4096,4096] dim=0"},
+    {"cliffs", "sum f32[4096,4097] dim=0"},
+    {"cliffs", "sum f32[65536,333] dim=0"},
+    {"cliffs", "sum f32[1048576,2] dim=0"},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
@@ -131,7 +174,7 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--placements") && i + 1 < argc)
       placements = std::max(1, std::atoi(argv[++i]));
     else {
-      llvm::errs() << "usage: scanjit_bench [--suite seeds|shapes|dtypes|ops|all]... [--spec \"<spec>\"]... "
+      llvm::errs() << "usage: scanjit_bench [--suite seeds|shapes|dtypes|ops|cliffs|all]... [--spec \"<spec>[@N]\"]... "
                       "[--json FILE] [--iters N] [--repeat N] [--placements N] [--fresh-buffers] "
                       "[--out-offset BYTES]\n";
       return 2;
@@ -144,8 +187,14 @@ int main(int argc, char **argv) {
     if (std::find(suites.begin(), suites.end(), "all") != suites.end() ||
         std::find(suites.begin(), suites.end(), c.suite) != suites.end())
       cases.push_back(c);
-  for (const std::string &spec : customSpecs)
-    cases.push_back({"custom", spec.c_str()});
+  // --spec "<spec>@N": the input and mask pointers N elements in.
+  for (const std::string &text : customSpecs) {
+    const size_t at = text.rfind('@');
+    Case c{"custom", text.substr(0, at)};
+    if (at != std::string::npos)
+      c.offset = std::atoi(text.c_str() + at + 1);
+    cases.push_back(c);
+  }
   try {
     std::string device = deviceName();
     InputCache inputs;
@@ -165,8 +214,14 @@ int main(int argc, char **argv) {
       ScanSpec spec = unwrap(parseSpec(c.spec));
       Kernel kernel = prepare(c.spec);
       const int64_t n = spec.numel();
-      const DeviceBuffer &in = inputs.get(spec.in, spec.op, n);
-      const DeviceBuffer *mask = spec.mask ? &inputs.get(DType::Bool, ScanOp::Sum, n) : nullptr;
+      // Elements the input spans (a strided view reaches past numel).
+      int64_t extent = 1;
+      for (int d = 0; d < spec.rank(); ++d)
+        extent += (spec.shape[d] - 1) * spec.inStrides[d];
+      const int64_t span = std::max(n, extent) + c.offset;
+      const DeviceBuffer &in = inputs.get(spec.in, spec.op, span);
+      const DeviceBuffer *mask = spec.mask ? &inputs.get(DType::Bool, ScanOp::Sum, span) : nullptr;
+      const size_t inAt = size_t(c.offset) * dtypeSize(spec.in);
       const size_t outBytes = size_t(n) * dtypeSize(spec.out);
       const size_t moved = size_t(n) * (dtypeSize(spec.in) + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
       // The kernel at each output placement (kPlacementStride), then the copy.
@@ -175,7 +230,7 @@ int main(int argc, char **argv) {
         DeviceBuffer freshOut(freshBuffers ? outBytes : 0);
         const size_t at = freshBuffers ? 0 : outOffset + size_t(p) * kPlacementStride;
         const DeviceBuffer &outBuffer = freshBuffers ? freshOut : outputs.atLeast(at + outBytes, 0xff);
-        auto launch = [&] { kernel.launch(outBuffer.at(at), in.at(0), mask ? mask->at(0) : nullptr, nullptr); };
+        auto launch = [&] { kernel.launch(outBuffer.at(at), in.at(inAt), mask ? mask->at(c.offset) : nullptr, nullptr); };
         placed.push_back({int64_t(outBuffer.get() + at), medianMillis(launch, nullptr, timing)});
         checkCu(driver()->cuCtxSynchronize(), "kernel execution");
       }
@@ -187,14 +242,15 @@ int main(int argc, char **argv) {
                        : copyMillis(copyDestination.atLeast(moved / 2, 0).get(),
                                     copySource.atLeast(moved / 2, 0x3c).get(), moved / 2, nullptr, timing);
       std::string family = kernel.plan().substr(7, kernel.plan().find(' ') - 7);
+      const std::string shown = c.offset ? c.spec + " @" + std::to_string(c.offset) : c.spec;
       llvm::outs() << llvm::formatv("| {0} | `{1}` | {2} | {3:f3} | {4:f0} | {5:f3} | {6:f2} | {7:f2}-{8:f2} |\n",
-                                    c.suite, c.spec, family, ms, moved / ms / 1e6, copy, ms / copy,
+                                    c.suite, shown, family, ms, moved / ms / 1e6, copy, ms / copy,
                                     byTime.front().ms / copy, byTime.back().ms / copy);
       llvm::outs().flush();
       llvm::json::Array placements;
       for (const Placement &p : placed)
         placements.push_back(llvm::json::Object{{"out_address", p.outAddress}, {"ms", p.ms}});
-      rows.push_back(llvm::json::Object{{"suite", c.suite}, {"spec", c.spec}, {"plan", kernel.plan()},
+      rows.push_back(llvm::json::Object{{"suite", c.suite}, {"spec", c.spec}, {"offset", c.offset}, {"plan", kernel.plan()},
                                         {"ms", ms}, {"copy_ms", copy}, {"ratio", ms / copy},
                                         {"bytes", int64_t(moved)}, {"device", device}, {"run", run},
                                         {"in_address", int64_t(in.get())}, {"fresh_buffers", freshBuffers},

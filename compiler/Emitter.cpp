@@ -41,6 +41,7 @@ struct Plan {
   static constexpr int kPieces = {{pieces}};
   static constexpr bool kEvictFirst = {{evict_first}};
   static constexpr bool kWarpRows = {{warp_rows}};
+  static constexpr bool kEdges = {{edges}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
   static constexpr long long kWorkspaceBytes = {{workspace_bytes}}LL;
 };
@@ -169,6 +170,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"groups", std::to_string(plan.groups)},
       {"evict_first", boolText(plan.evictFirst)},
       {"warp_rows", boolText(plan.warpRows)},
+      {"edges", boolText(plan.edges)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},
   };

@@ -54,6 +54,8 @@ std::string KernelPlan::toString() const {
     os << " evict_first=1";
   if (warpRows)
     os << " warp_rows=1";
+  if (edges)
+    os << " edges=1";
   os << " scan=";
   printDim(os, geometry.scan);
   os << " lines=[";

@@ -85,7 +85,7 @@ bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : p
 // asserts its size fits): a stage holds a tile of input, later of output.
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
   const int64_t tile = int64_t(plan.threads) * plan.items;
-  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile : 16);
+  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile + 32 : 16);
 }
 
 // Bulk copies move multiples of 16 bytes between 16-byte aligned addresses
@@ -102,11 +102,20 @@ bool bulkLines(const ScanSpec &spec, llvm::ArrayRef<GeometryDim> lines) {
   return std::all_of(lines.begin(), lines.end(), [&](const GeometryDim &d) { return bulkStrides(spec, d); });
 }
 
-// Stages for a row plan whose tiles can be bulk-copied: every tile start and
-// size a multiple of 16 bytes in the input and the mask. 0 when they cannot.
+// Rows whose every tile start and size is a multiple of 16 bytes in the
+// input and the mask (the kernel checks the pointers at run time). Other
+// rows take the edges plan: tiles on each row's 16-byte grid, whose bodies
+// are bulk-copied and whose edges warp 0's lanes copy (grid_pipeline.cuh).
+bool rowsOnTheGrid(const ScanSpec &spec, const KernelPlan &plan) {
+  return bulkRun(spec, plan.geometry.scan.size) && bulkLines(spec, plan.geometry.lines);
+}
+
+// Stages for a row plan, any row length and alignment (plan.edges says
+// which pipeline). 0 when the block is too small to pay for them or not
+// even kMinStages fit.
 int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, int maxStages,
                int budgetBytes) {
-  if (!bulkRun(spec, plan.geometry.scan.size) || plan.threads < 64 || !bulkLines(spec, plan.geometry.lines))
+  if (plan.threads < 64)
     return 0;
   const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages),
                                            budgetBytes / stageBytes(spec, plan));
@@ -150,9 +159,16 @@ int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
   return best;
 }
 
+// Tiles of a row; on its 16-byte grid (edges), with room for a start
+// anywhere in a word. Mirrors lookback_tiles_per_row() in
+// templates/scanjit/lookback_scan.cuh.
+int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan, int64_t tile) {
+  return ceilDiv(plan.geometry.scan.size + (plan.edges ? 16 / dtypeSize(spec.in) - 1 : 0), tile);
+}
+
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
-void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int64_t rows,
-                  int64_t tilesPerRow, int threads, int items) {
+void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int64_t rows, int threads,
+                  int items) {
   plan.family = KernelFamily::RowLookback;
   plan.threads = threads;
   plan.items = items;
@@ -161,10 +177,14 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
   // and products of such tiles fit three (the lean plan).
   const int accBytes = dtypeSize(accumulatorType(spec.in));
   const bool smallTile = accBytes == 4 && plan.items * accBytes <= 32;
-  const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask;
+  plan.edges = !rowsOnTheGrid(spec, plan);
+  // (Edges plans need more registers than the lean plan's 40.)
+  const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges;
   const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
-  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : 1);
+  // Edges plans spilled at 64 registers (f32 sums, masks, log-sum-exp):
+  // one 512-thread block an SM is what their 80-96 registers allow.
+  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile && !plan.edges ? fit : 1);
   plan.lookbackPerLane = pick(tuning.lookback, lean ? policy::LookbackPolicy::kLeanPerLane
                                                     : policy::LookbackPolicy::kPerLane);
   plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
@@ -172,9 +192,10 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
   plan.stages = bulkStages(spec, tuning, plan,
                            lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
                            policy::StagePolicy::kLookbackBudgetBytes);
+  plan.edges = plan.edges && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);
-  plan.grid = rows * tilesPerRow;
+  plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(threads) * items);
   plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, accBytes);
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
@@ -212,6 +233,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
                       : 0;
     if (plan.stages == 0)
       plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
+    plan.edges = plan.stages > 0 && !rowsOnTheGrid(spec, plan);
     plan.sharedBytes = pipelineSharedBytes(spec, plan);
     plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
     return;
@@ -223,7 +245,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t tilesPerRow = ceilDiv(L, lookbackTile);
   if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
       rows * tilesPerRow <= policy::kMaxGrid) {
-    planLookback(spec, tuning, plan, rows, tilesPerRow, lookbackThreads, lookbackItems);
+    planLookback(spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;
   }
   plan.family = KernelFamily::Row;
@@ -245,6 +267,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.threads = rowThreadsFittingTheRow(L, plan.items, blockFor(policy::StagePolicy::kRowThreads));
     plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
+  plan.edges = plan.stages > 0 && !rowsOnTheGrid(spec, plan);
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
   // Short rows: several a block keep a pipelined block's stages full across

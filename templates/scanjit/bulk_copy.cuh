@@ -35,9 +35,9 @@ __device__ __forceinline__ unsigned shared_address(const void *p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// One arrival per phase: the issuing thread's arrive.expect_tx.
-__device__ __forceinline__ void mbarrier_init(u64 *bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
+// `arrivals` arrivals complete a phase (with the bytes it expects).
+__device__ __forceinline__ void mbarrier_init(u64 *bar, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(arrivals) : "memory");
 }
 
 // Makes initialized barriers visible to the copy engine; a block barrier
@@ -50,6 +50,12 @@ __device__ __forceinline__ void mbarrier_init_fence() {
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(u64 *bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)),
                "r"(bytes)
+               : "memory");
+}
+
+// The phase also waits for `bytes` more of the copy engine's bytes.
+__device__ __forceinline__ void mbarrier_expect_tx(u64 *bar, unsigned bytes) {
+  asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
                : "memory");
 }
 

@@ -158,7 +158,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 
   if (threadIdx.x == 0)
     for (int s = 0; s < S; ++s)
-      mbarrier_init(&st.full[s]);
+      mbarrier_init(&st.full[s], 1);
   if (threadIdx.x == 0)
     mbarrier_init_fence();
   __syncthreads();

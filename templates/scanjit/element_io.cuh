@@ -55,4 +55,33 @@ __device__ __forceinline__ void store_converted(typename P::Out *out, Index vali
       out[j * kStrideOut] = v[j];
 }
 
+// The same for a run of which only elements [lo, hi) exist (the edges of a
+// tile on the 16-byte grid: lo > 0 before a row's first element).
+template <class P, int N, class Index>
+__device__ __forceinline__ void load_lifted_in(const typename P::In *in, const u8 *mask, Index lo, Index hi,
+                                               typename P::Acc (&x)[N]) {
+  if (lo <= 0) {
+    load_lifted<P, N, 1, 1>(in, mask, hi, x);
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const bool use = j >= lo && j < hi && (!P::kMask || mask[j] != 0);
+    x[j] = use ? Convert<typename P::In>::template load<typename P::Acc>(in[j]) : P::Op::identity();
+  }
+}
+
+template <class P, int N, class Index>
+__device__ __forceinline__ void store_converted_in(typename P::Out *out, Index lo, Index hi,
+                                                   const typename P::Acc (&r)[N]) {
+  if (lo <= 0) {
+    store_converted<P, N, 1>(out, hi, r);
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j >= lo && j < hi)
+      out[j] = Convert<typename P::Out>::store(r[j]);
+}
+
 } // namespace scanjit

@@ -18,6 +18,7 @@
 #include "scanjit/element_io.cuh"
 #include "scanjit/flagged_value.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/grid_pipeline.cuh"
 #include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_scan.cuh"
 
@@ -31,10 +32,17 @@ __host__ __device__ constexpr long long lookback_workspace_bytes(long long tiles
   return 16 + 2 * tiles * 2 * accBytes;
 }
 
-// Tiles of all rows: the workspace holds two values for each.
+// Tiles of all rows: the workspace holds two values for each. With edges
+// (lookback_scan_grid), a row's tiles lie on its 16-byte grid, so a row
+// has room for one more when its start may lie inside a word (its last
+// tile in scan order is then empty; the planner's gridTilesPerRow).
+template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles_per_row() {
+  return (P::kLength + (Plan::kEdges ? 16 / (long long)sizeof(typename P::In) - 1 : 0) +
+          (long long)Plan::kThreads * Plan::kItems - 1) /
+         ((long long)Plan::kThreads * Plan::kItems);
+}
 template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles() {
-  return (P::kLength + (long long)Plan::kThreads * Plan::kItems - 1) / ((long long)Plan::kThreads * Plan::kItems) *
-         P::Lines::kCount;
+  return lookback_tiles_per_row<P, Plan>() * P::Lines::kCount;
 }
 
 // The workspace is zeroed once, when it is allocated; no launch needs a
@@ -86,7 +94,7 @@ template <class Acc> struct LookbackWorkspace {
 template <class P, class Plan> struct LookbackTilePlace {
   typedef typename P::Index Index;
   static constexpr long long kTile = (long long)Plan::kThreads * Plan::kItems;
-  static constexpr long long kTilesPerRow = (P::kLength + kTile - 1) / kTile;
+  static constexpr long long kTilesPerRow = lookback_tiles_per_row<P, Plan>(); // (an edges plan's spare tile is empty)
   long long row_first; // the row's first tile, in scan order
   Offsets<Index> o;
   Index start;         // the tile's first element in its row
@@ -415,6 +423,126 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   }
 }
 
+// Where tile `id` of an edges plan lies: its row's offsets and its slots
+// on the row's 16-byte grid (none for a row's spare last tile).
+template <class P, class Plan> struct LookbackGridPlace {
+  typedef typename P::Index Index;
+  typedef RowTiles<typename P::In, Plan::kThreads * Plan::kItems> Tiles;
+  static constexpr long long kTilesPerRow = lookback_tiles_per_row<P, Plan>();
+  long long row_first; // the row's first tile, in scan order
+  Offsets<Index> o;
+  TileSlots t;
+  __device__ __forceinline__ LookbackGridPlace(long long id, const typename P::In *in) {
+    const long long row = id / kTilesPerRow;
+    const long long step = id % kTilesPerRow; // 0: the row's first tile in scan order
+    row_first = id - step;
+    o = line_offsets<Index, typename P::Lines>(Index(row));
+    const Tiles tiles(in + o.in, P::kLength);
+    const long long count = tiles.count();
+    if (step >= count) {
+      t = TileSlots{0, 0, 0};
+      return;
+    }
+    const long long m = P::kReverse ? count - 1 - step : step;
+    t = TileSlots{tiles.first(m), tiles.lo(m), tiles.hi(m)};
+  }
+};
+
+// lookback_scan_pipelined for rows off the 16-byte grid (edges=1): each
+// row's tiles lie on its grid (grid_pipeline.cuh) and warp 0 issues them,
+// its lanes copying the edges at once (a row's first and last tiles only).
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                                   LookbackWorkspace<typename P::Acc> &ws,
+                                                   LookbackShared<P, Plan> &sh, long long tiles) {
+  typedef typename P::Acc Acc;
+  typedef typename LookbackShared<P, Plan>::M M;
+  typedef LookbackGridPlace<P, Plan> Place;
+  constexpr int S = Plan::kStages, I = Plan::kItems;
+  constexpr int kTile = Plan::kThreads * I;
+  typedef GridPipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
+  typedef LookbackWindowOf<P, Plan> Window;
+  Pipe &pipe = dynamic_stages<Pipe, Plan>();
+  constexpr bool staged = Pipe::kCanStageOutput;
+  const bool issuer = threadIdx.x < 32;
+  const int lane = int(threadIdx.x & 31);
+  int buffer = 0;
+  // Lane 0 takes each ticket one issue ahead (the atomic's round trip
+  // overlaps a tile) and hands it to its warp at the next issue.
+  long long pending = 0;
+  auto issue = [&](int stage) {
+    const long long id = __shfl_sync(0xffffffffu, pending, 0);
+    if (id >= tiles) {
+      if (lane == 0)
+        ws.finish(id, tiles); // (seen again at later issues: finish() may repeat)
+      pipe.complete(stage, pipe.issue_end(stage));
+      return;
+    }
+    if (lane == 0)
+      pending = ws.next();
+    const Place at(id, in);
+    pipe.complete(stage, pipe.issue(stage, id, in + at.o.in + at.t.first, mask + at.o.mask + at.t.first, at.t));
+  };
+  pipe.init();
+  if (threadIdx.x == 0) {
+    ws.read_tag();
+    pending = ws.next();
+    sh.tag = ws.tag;
+  }
+  __syncthreads();
+  ws.tag = sh.tag;
+  if (issuer)
+    for (int stage = 0; stage < S; ++stage)
+      issue(stage);
+  // Tile a: scanned, its look-back not finished (a < 0: none).
+  long long a = -1;
+  TileScanState<M, I> sa;
+  for (long long q = 0;; ++q) {
+    const int stage = int(q % S);
+    const long long b = pipe.wait(stage, q / S);
+    const Place at_a(a < 0 ? 0 : a, in);
+    Window window(ws, a, at_a.row_first, int(threadIdx.x));
+    if (a >= 0 && threadIdx.x < Window::kReaders)
+      window.load();
+    TileScanState<M, I> sb;
+    if (b >= 0) {
+      const Place at_b(b, in);
+      Acc x[I];
+      pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, at_b.t,
+                                   Pipe::mask_shift(mask + at_b.o.mask + at_b.t.first), x);
+      pipe.retire_stores();
+      tile_local_scan<M, P::kReverse, Plan::kThreads, I>(x, sb, sh.storage, buffer);
+      // Past the barrier: every thread has read stage b, and the bulk stores
+      // of tile a's predecessor have read its stage.
+      if (threadIdx.x == 0)
+        ws.publish(ws.aggregate + b, sb.total);
+      if (issuer && (!staged || q >= 2))
+        issue(staged ? int((q - 2) % S) : stage);
+    }
+    if (a >= 0) {
+      // Without a tile b there was no barrier since the last tile's
+      // results read sh.prefix: wait for them before overwriting it.
+      if (b < 0)
+        __syncthreads();
+      Acc r[I];
+      lookback_finish<P, Plan>(a, window, sa, ws, sh, r);
+      typename P::Out *out0 = out + at_a.o.out + at_a.t.first;
+      if constexpr (staged) {
+        pipe.store_through_stage(int((q + S - 1) % S), out0, at_a.t, r);
+      } else {
+        const int first = int(threadIdx.x) * I;
+        store_converted_in<P, I>(out0 + first, at_a.t.lo - first, at_a.t.hi - first, r);
+      }
+    }
+    if (b < 0) {
+      pipe.drain_stores();
+      return;
+    }
+    a = b;
+    sa = sb;
+  }
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, void *out_, void *workspace) {
   constexpr long long kTiles = lookback_tiles<P, Plan>();
@@ -422,7 +550,9 @@ __device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, v
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   LookbackWorkspace<typename P::Acc> ws(workspace, kTiles);
   __shared__ LookbackShared<P, Plan> sh;
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
+    lookback_scan_grid<P, Plan>(in, mask, out, ws, sh, kTiles);
+  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
     lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, kTiles, bulk_inputs_aligned<P>(in, mask));
   else
     lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, kTiles);

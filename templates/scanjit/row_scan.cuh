@@ -6,6 +6,7 @@
 
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/grid_pipeline.cuh"
 #include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_scan.cuh"
 
@@ -162,11 +163,140 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   pipe.drain_stores();
 }
 
+// Rows off the 16-byte grid (edges=1: odd lengths, or strides that move
+// rows off it): the same walk through stages, with each chunk's tiles on
+// its own 16-byte grid (grid_pipeline.cuh), so every tile's body is still
+// bulk-copied whatever the chunk's length and alignment; warp 0's lanes
+// copy the edges.
+// A block's walk over its chunks (blockIdx.x, then every gridDim.x-th),
+// each tile by tile in scan order. Chunks may have one tile more or less
+// than their neighbours (their place on the 16-byte grid differs). Kept
+// small (a block holds two: the issuing warp's and the scan's); offsets
+// are found again from the chunk when needed.
+template <class P, int kTile, long long kChunkRows> struct ChunkWalk {
+  typedef typename P::Index Index;
+  typedef RowTiles<typename P::In, kTile> Tiles;
+  static constexpr long long kRows = P::Lines::kCount;
+  static constexpr long long kChunks = (kRows + kChunkRows - 1) / kChunkRows;
+  static constexpr long long kChunkElems = kChunkRows * P::kLength;
+  Index chunk; // kChunks or past: the walk is over
+  int k;       // the tile, in scan order
+  int tiles;
+  int lead;
+
+  __device__ __forceinline__ explicit ChunkWalk(const typename P::In *in) { open(Index(blockIdx.x), in); }
+  __device__ __forceinline__ bool done() const { return chunk >= Index(kChunks); }
+  __device__ __forceinline__ Offsets<Index> offsets() const {
+    return line_offsets<Index, typename P::Lines>(chunk * Index(kChunkRows));
+  }
+  __device__ __forceinline__ Tiles row(const typename P::In *in) const {
+    return Tiles(in + offsets().in, min(kChunkElems, kRows * P::kLength - (long long)chunk * kChunkElems));
+  }
+  __device__ __forceinline__ void open(Index c, const typename P::In *in) {
+    chunk = c;
+    k = 0;
+    if (done())
+      return;
+    const Tiles t = row(in);
+    lead = t.lead;
+    tiles = int(t.count());
+  }
+  __device__ __forceinline__ void next(const typename P::In *in) {
+    if (++k == tiles)
+      open(chunk + Index(gridDim.x), in);
+  }
+  __device__ __forceinline__ TileSlots slots(const typename P::In *in) const {
+    Tiles t = row(in);
+    const int m = P::kReverse ? tiles - 1 - k : k;
+    return TileSlots{t.first(m), t.lo(m), t.hi(m)};
+  }
+};
+
+template <class P, class Plan, long long kChunkRows>
+__device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8 *mask,
+                                                   typename P::Out *out) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  constexpr bool kSegmented = kChunkRows > 1;
+  typedef typename ChunkMonoid<typename P::Op, Acc, kSegmented>::M M;
+  constexpr int T = Plan::kThreads, I = Plan::kItems, S = Plan::kStages;
+  constexpr long long L = P::kLength;
+  constexpr int kTile = T * I;
+  typedef GridPipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
+  typedef ChunkWalk<P, kTile, kChunkRows> Walk;
+  Pipe &pipe = dynamic_stages<Pipe, Plan>();
+  __shared__ BlockScanStorage<M, T> storage;
+  int buffer = 0;
+  constexpr bool staged = Pipe::kCanStageOutput;
+  const bool issuer = threadIdx.x < 32;
+  // Warp 0 issues the walk's tiles ahead of the block's scan.
+  Walk ahead(in);
+  auto issue = [&](int stage, long long q) {
+    const TileSlots t = ahead.slots(in);
+    const Offsets<Index> o = ahead.offsets();
+    const typename Pipe::Edges e = pipe.issue(stage, q, in + o.in + t.first, mask + o.mask + t.first, t);
+    ahead.next(in);
+    return e;
+  };
+  pipe.init();
+  __syncthreads();
+  long long issued = 0;
+  if (issuer)
+    for (; issued < S && !ahead.done(); ++issued)
+      pipe.complete(int(issued), issue(int(issued), issued));
+  typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
+  Walk at(in);
+  for (long long q = 0; !at.done(); ++q) {
+    const int stage = int(q % S);
+    (void)pipe.wait(stage, q / S);
+    if (at.k == 0)
+      carry = CarryMonoid<M>::identity();
+    const TileSlots t = at.slots(in);
+    const int first = int(threadIdx.x) * I;
+    Acc x[I], r[I];
+    pipe.template load_lifted<I>(stage, first, t, Pipe::mask_shift(mask + at.offsets().mask + t.first), x);
+    bool heads[I] = {};
+    typename M::Value v[I];
+    if constexpr (kSegmented) {
+      const long long e = t.first + first; // may lie before the chunk (its slots are empty)
+      const Index pos = Index(((e % L) + L) % L);
+      with_row_heads<M, P::kReverse, L, I>(x, pos, first - t.lo, t.hi - t.lo, heads, v);
+    } else {
+#pragma unroll
+      for (int j = 0; j < I; ++j)
+        v[j] = x[j];
+    }
+    TileScanState<M, I> s;
+    pipe.retire_stores();
+    tile_local_scan<M, P::kReverse, T, I>(v, s, storage, buffer);
+    // Past the tile's block barrier every thread has read this stage (and,
+    // when staged, the previous tile's bulk stores have read its stage).
+    const int refill = staged ? int((q + S - 1) % S) : stage;
+    typename Pipe::Edges edges;
+    const bool refilling = issuer && !ahead.done() && (!staged || q >= 1);
+    if (refilling)
+      edges = issue(refill, issued++);
+    tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, heads, r);
+    carry = tile_carry(carry, s);
+    typename P::Out *out0 = out + at.offsets().out + t.first;
+    if constexpr (staged)
+      pipe.store_through_stage(stage, out0, t, r);
+    else
+      store_converted_in<P, I>(out0 + first, t.lo - first, t.hi - first, r);
+    if (refilling)
+      pipe.complete(refill, edges);
+    at.next(in);
+  }
+  pipe.drain_stores();
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *out_) {
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
+    row_scan_grid<P, Plan, 1>(in, mask, out);
+  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
     row_scan_pipelined<P, Plan, 1>(in, mask, out, bulk_inputs_aligned<P>(in, mask));
   else
     row_scan_direct<P, Plan>(in, mask, out);

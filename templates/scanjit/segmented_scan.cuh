@@ -8,6 +8,7 @@
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/row_scan.cuh"
+#include "scanjit/grid_pipeline.cuh"
 #include "scanjit/tile_scan.cuh"
 #include "scanjit/warp_scan.cuh"
 
@@ -29,23 +30,27 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;
 
+  // A chunk's tiles lie on its 16-byte grid (RowTiles), whatever the row
+  // length: every full run of a thread is one aligned vector.
   for (Index chunk = blockIdx.x; chunk < Index(kChunks); chunk += gridDim.x) {
     const Index first = chunk * Index(kChunkRows * L);
     const Index rows = min(Index(kChunkRows), Index(kRows) - chunk * Index(kChunkRows));
-    const Index end = first + rows * Index(L);
-    const Index tiles = (end - first + Index(kTile) - 1) / Index(kTile);
+    const RowTiles<typename P::In, int(kTile)> grid(in + first, (long long)rows * L);
+    const Index tiles = Index(grid.count());
     typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
     for (Index k = 0; k < tiles; ++k) {
-      const Index tile = P::kReverse ? tiles - 1 - k : k;
-      const Index start = first + tile * Index(kTile) + Index(threadIdx.x) * I;
-      const Index valid = end - start;
+      const Index m = P::kReverse ? tiles - 1 - k : k;
+      const Index lo = Index(grid.lo(m)), hi = Index(grid.hi(m));
+      const Index th = Index(threadIdx.x) * I;
+      const Index e = Index(grid.first(m)) + th; // may lie before the chunk (those items are empty)
+      const Index start = first + e;
       Acc x[I], r[I];
-      load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
+      load_lifted_in<P, I>(in + start, mask + start, lo - th, hi - th, x);
       typename M::Value v[I];
       bool heads[I];
-      with_row_heads<M, P::kReverse, L, I>(x, start % Index(L), Index(0), valid, heads, v);
+      with_row_heads<M, P::kReverse, L, I>(x, Index(((e % Index(L)) + Index(L)) % Index(L)), th, hi, heads, v);
       scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(v, heads, r, carry, storage, buffer);
-      store_converted<P, I, 1>(out + start, valid, r);
+      store_converted_in<P, I>(out + start, lo - th, hi - th, r);
     }
   }
 }
@@ -92,6 +97,9 @@ template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_) {
   if constexpr (Plan::kWarpRows) {
     segmented_scan_warp_rows<P, Plan>(in_, mask, out_);
+  } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges) {
+    row_scan_grid<P, Plan, Plan::kRowsPerChunk>(static_cast<const typename P::In *>(in_), mask,
+                                                static_cast<typename P::Out *>(out_));
   } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
     const typename P::In *in = static_cast<const typename P::In *>(in_);
     row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_),

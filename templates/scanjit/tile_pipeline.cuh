@@ -40,7 +40,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
     if (threadIdx.x == 0) {
 #pragma unroll
       for (int s = 0; s < kStages; ++s)
-        mbarrier_init(&full[s]);
+        mbarrier_init(&full[s], 1);
       mbarrier_init_fence();
     }
   }

@@ -1,0 +1,298 @@
+// The stage ring of tile_pipeline.cuh for rows off the 16-byte grid (odd
+// lengths, pointers a few elements in: plans with edges=1). Warp 0 issues; every thread waits on the stage's mbarrier, lifts its
+// items from shared memory, and the scan's own block barrier tells warp 0
+// that the stage has been read and may be refilled.
+//
+// Any row length and any element-aligned pointer: tiles lie on the input's
+// 16-byte grid (RowTiles), so a tile's body is whole 16-byte words that the
+// copy engine moves, and only its edges (the row's first and last partial
+// words: at most 15 elements each) are copied by the lanes of warp 0. A
+// mask whose words lie elsewhere on the grid lands shifted in its stage by
+// the same amount, so its body is bulk-copied too. Results leave through the
+// stage: a warp's whole, aligned run by one bulk store, any other run by
+// coalesced stores of the warp's lanes.
+#pragma once
+
+#include "scanjit/bulk_copy.cuh"
+#include "scanjit/element_io.cuh"
+
+namespace scanjit {
+
+// The tiles of a row of `n` elements on its input's 16-byte grid: tile m
+// (in memory order) holds elements first(m) .. first(m) + kTile - 1, where
+// first(0) = -lead puts the row's first element in the slot of its place
+// in its 16-byte word. Slots [lo, hi) of a tile hold the row's elements.
+template <class In, int kTile> struct RowTiles {
+  static constexpr int kWordElems = 16 / int(sizeof(In));
+  static constexpr int kMaxLead = kWordElems - 1;
+  int lead;    // elements of the row's first 16-byte word before the row
+  long long n; // the row's elements
+
+  __device__ __forceinline__ RowTiles(const In *row, long long elems)
+      : lead(int((reinterpret_cast<u64>(row) & 15) / sizeof(In))), n(elems) {}
+  __device__ __forceinline__ long long count() const { return (lead + n + kTile - 1) / kTile; }
+  __device__ __forceinline__ long long first(long long m) const { return m * kTile - lead; }
+  __device__ __forceinline__ int lo(long long m) const { return m == 0 ? lead : 0; }
+  __device__ __forceinline__ int hi(long long m) const {
+    return int(min((long long)kTile, n - first(m)));
+  }
+};
+
+// A tile as a stage sees it: slot j is element `first + j` of the row whose
+// input, mask and output start at the row pointers; slots [lo, hi) exist.
+struct TileSlots {
+  long long first;
+  int lo, hi;
+  __device__ __forceinline__ bool whole(int tile) const { return lo == 0 && hi == tile; }
+};
+
+// kEvictFirst: the bulk copies carry the evict-first L2 policy (the plan's
+// choice: it helped the look-back and slowed block-per-row scans on H200).
+template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPipeline {
+  typedef typename P::In In;
+  typedef typename P::Out Out;
+  static constexpr int kInWord = 16 / int(sizeof(In)); // input elements in a 16-byte word
+  // A stage holds a tile's input, and later its output (staged stores).
+  static constexpr int kInBytes = kTileElems * int(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
+  // The mask lands shifted by its place in its 16-byte word (up to 15
+  // bytes), and a lane's read of its bytes may touch the word after them.
+  static constexpr int kMaskBytes = P::kMask ? kTileElems + 32 : 16;
+  // Arrivals per phase: every lane of warp 0 (the copies' bytes aside).
+  static constexpr unsigned kArrivals = 32;
+
+  alignas(128) unsigned char in[kStages][kInBytes];
+  alignas(16) unsigned char mask[kStages][kMaskBytes];
+  u64 full[kStages];
+  long long item[kStages]; // the work item the stage holds (set by the issuer)
+
+  // What a lane of warp 0 copies itself for a stage: at most one input
+  // element and one mask byte of the tile's edges (slots + 1, 0: none;
+  // packed, since a block may hold them across a tile's scan).
+  struct Edges {
+    unsigned at = 0; // input slot + 1 in the low half, mask byte's place + 1 in the high half
+    In in_value;
+    u8 mask_value;
+  };
+
+  // Every thread; a block barrier must follow.
+  __device__ __forceinline__ void init() {
+    if (threadIdx.x == 0) {
+#pragma unroll
+      for (int s = 0; s < kStages; ++s)
+        mbarrier_init(&full[s], kArrivals);
+      mbarrier_init_fence();
+    }
+  }
+
+  // Where in its stage the tile's mask byte of slot 0 lands.
+  static __device__ __forceinline__ int mask_shift(const u8 *mask0) {
+    return P::kMask ? int(reinterpret_cast<u64>(mask0) & 15) : 0;
+  }
+
+  // The whole 16-byte words of a tile's input, slots [b, f), and of its
+  // mask, [mb, mf) (the mask's slot j lies at byte shift + j of its stage);
+  // empty bodies are b = f = t.hi.
+  struct Body {
+    int b, f, mb, mf;
+    __device__ __forceinline__ Body(const TileSlots &t, int shift) {
+      b = (t.lo + kInWord - 1) / kInWord * kInWord;
+      f = t.hi / kInWord * kInWord;
+      if (b > f)
+        b = f = t.hi;
+      mb = (t.lo + shift + 15) / 16 * 16 - shift;
+      mf = (t.hi + shift) / 16 * 16 - shift;
+      if (mb > mf)
+        mb = mf = t.hi;
+    }
+    __device__ __forceinline__ unsigned bytes() const {
+      return unsigned(f - b) * unsigned(sizeof(In)) + (P::kMask ? unsigned(mf - mb) : 0u);
+    }
+  };
+
+  // Lane 0 of warp 0: the copy engine brings the tile's bodies into stage s.
+  __device__ __forceinline__ void copy_bodies(int s, const In *in0, const u8 *mask0, const Body &body, int shift) {
+    if (body.f > body.b)
+      bulk_copy_to_shared<kEvictFirst>(in[s] + body.b * int(sizeof(In)), in0 + body.b,
+                                       unsigned(body.f - body.b) * unsigned(sizeof(In)), &full[s]);
+    if (P::kMask && body.mf > body.mb)
+      bulk_copy_to_shared<kEvictFirst>(mask[s] + shift + body.mb, mask0 + body.mb, unsigned(body.mf - body.mb),
+                                       &full[s]);
+  }
+
+  // Stage `s` receives the tile `t` for work item `work`, whose slot 0 is
+  // at `in0` (16-byte aligned: tiles lie on the input's grid) and `mask0`.
+  // Every lane of warp 0 calls it: lane 0 has the copy engine bring the
+  // bodies, and each lane loads at most one element of the edges, which it
+  // must hand to complete() (which ends the stage's phase) before this warp
+  // waits for this stage again.
+  __device__ __forceinline__ Edges issue(int s, long long work, const In *in0, const u8 *mask0,
+                                         const TileSlots &t) {
+    const int shift = mask_shift(mask0);
+    const Body body(t, shift);
+    Edges e;
+    const int lane = int(threadIdx.x & 31);
+    const int head = body.b - t.lo, edges = head + t.hi - body.f;
+    if (lane < edges) {
+      const int slot = lane < head ? t.lo + lane : body.f + lane - head;
+      e.at = unsigned(slot + 1);
+      e.in_value = in0[slot];
+    }
+    if (P::kMask) {
+      const int mhead = body.mb - t.lo, medges = mhead + t.hi - body.mf;
+      if (lane < medges) {
+        const int slot = lane < mhead ? t.lo + lane : body.mf + lane - mhead;
+        e.at |= unsigned(shift + slot + 1) << 16;
+        e.mask_value = mask0[slot];
+      }
+    }
+    if (lane == 0) {
+      item[s] = work;
+      const unsigned bytes = body.bytes();
+      if (bytes > 0) {
+        mbarrier_expect_tx(&full[s], bytes);
+        copy_bodies(s, in0, mask0, body, shift);
+      }
+    }
+    return e;
+  }
+
+  // Stage `s` holds no work (none is left); called as issue().
+  __device__ __forceinline__ Edges issue_end(int s) {
+    if ((threadIdx.x & 31) == 0)
+      item[s] = -1;
+    return Edges();
+  }
+
+  // Every lane of warp 0, after issue(): the lane's edges go into the stage
+  // and the lane arrives; the phase completes with the last arrival and the
+  // copies' bytes, and the wait's acquire makes the edges visible.
+  __device__ __forceinline__ void complete(int s, const Edges &e) {
+    static_assert(kTileElems + 16 < 65535, "edge places fit in half a word");
+    if (e.at & 0xffff)
+      reinterpret_cast<In *>(in[s])[(e.at & 0xffff) - 1] = e.in_value;
+    if (P::kMask && (e.at >> 16))
+      mask[s][(e.at >> 16) - 1] = e.mask_value;
+    mbarrier_arrive(&full[s]);
+  }
+
+  // Use number `use` (0, 1, 2, ...) of stage `s`: waits for its data and
+  // returns its work item. Every thread calls it.
+  __device__ __forceinline__ long long wait(int s, long long use) {
+    mbarrier_wait(&full[s], unsigned(use & 1));
+    return item[s];
+  }
+
+  // This thread's kItems elements at slot `first` of stage `s`, lifted to
+  // the accumulator; slots outside [t.lo, t.hi) lift to the identity
+  // (kWhole: the caller knows the tile is whole, so none is checked).
+  template <int kItems, bool kWhole>
+  __device__ __forceinline__ void load_lifted(int s, int first, const TileSlots &t, int shift,
+                                              typename P::Acc (&x)[kItems]) const {
+    In raw[kItems];
+    u8 keep[kItems];
+    VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
+    if (P::kMask)
+      load_shared_bytes<kItems>(mask[s] + shift + first, keep);
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const bool use = (kWhole || (first + j >= t.lo && first + j < t.hi)) && (!P::kMask || keep[j] != 0);
+      x[j] = use ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+    }
+  }
+  template <int kItems>
+  __device__ __forceinline__ void load_lifted(int s, int first, const TileSlots &t, int shift,
+                                              typename P::Acc (&x)[kItems]) const {
+    if (t.whole(kTileElems))
+      load_lifted<kItems, true>(s, first, t, shift, x);
+    else
+      load_lifted<kItems, false>(s, first, t, shift, x);
+  }
+
+  // kItems bytes from shared memory at any byte address: the 4-byte words
+  // that cover them, shifted into place (the stage has room for the word
+  // after the tile's last byte).
+  template <int kItems>
+  static __device__ __forceinline__ void load_shared_bytes(const u8 *p, u8 (&v)[kItems]) {
+    if constexpr (kItems % 4 != 0) {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j)
+        v[j] = p[j];
+    } else {
+      const u64 a = reinterpret_cast<u64>(p);
+      const unsigned *w = reinterpret_cast<const unsigned *>(a & ~u64(3));
+      const unsigned bits = unsigned(a & 3) * 8;
+      unsigned word[kItems / 4];
+      unsigned lo = w[0];
+#pragma unroll
+      for (int i = 0; i < kItems / 4; ++i) {
+        const unsigned hi = w[i + 1];
+        word[i] = __funnelshift_r(lo, hi, bits);
+        lo = hi;
+      }
+      memcpy(v, word, sizeof(word));
+    }
+  }
+
+  // Results may leave through their stage when a stage can wait a tile for
+  // its refill (three or more).
+  static constexpr bool kCanStageOutput = kStages >= 3;
+
+  // Output through a stage that has been read: each warp writes its
+  // threads' results (a contiguous run of 32 x kItems slots), converted,
+  // into the stage; a run that is whole and starts on a 16-byte word of the
+  // output leaves by one bulk copy from lane 0, any other run by the lanes'
+  // coalesced stores of the slots in [t.lo, t.hi). `out0` is slot 0's
+  // output element. Only the warp synchronizes. Before the stage is
+  // refilled, retire_stores() must have run on every warp.
+  template <int kItems>
+  __device__ __forceinline__ void store_through_stage(int s, Out *out0, const TileSlots &t,
+                                                      const typename P::Acc (&r)[kItems]) {
+    static_assert(kTileElems * sizeof(Out) <= kInBytes, "the output tile must fit in its stage");
+    static_assert((32 * kItems * sizeof(Out)) % 16 == 0, "a warp's run is whole 16-byte words");
+    typedef VectorAccess<Out, kItems> V;
+    Out *staged = reinterpret_cast<Out *>(in[s]);
+    Out v[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      v[j] = Convert<Out>::store(r[j]);
+    typename V::Word w[V::kWords];
+    memcpy(w, v, sizeof(w));
+#pragma unroll
+    for (int i = 0; i < V::kWords; ++i)
+      reinterpret_cast<typename V::Word *>(staged + threadIdx.x * kItems)[i] = w[i];
+    const int lane = int(threadIdx.x & 31);
+    const int first = int(threadIdx.x & ~31) * kItems; // the warp's run
+    constexpr int kRun = 32 * kItems;
+    if (t.lo <= first && first + kRun <= t.hi && aligned16(out0 + first)) {
+      fence_shared_to_async_proxy();
+      __syncwarp();
+      if (lane == 0) {
+        bulk_copy_to_global<kEvictFirst>(out0 + first, staged + first, unsigned(kRun) * unsigned(sizeof(Out)));
+        bulk_commit_group();
+      }
+      return;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int m = 0; m < kItems; ++m) {
+      const int slot = first + lane + 32 * m;
+      if (slot >= t.lo && slot < t.hi)
+        out0[slot] = staged[slot];
+    }
+  }
+
+  // Every thread, before the block barrier that precedes a stage's refill:
+  // this warp's bulk stores have read the stages.
+  __device__ __forceinline__ void retire_stores() const {
+    if ((threadIdx.x & 31) == 0)
+      bulk_wait_read_all();
+  }
+
+  // Every thread, before the block exits: this warp's bulk stores are done.
+  __device__ __forceinline__ void drain_stores() const {
+    if ((threadIdx.x & 31) == 0)
+      bulk_wait_all();
+  }
+};
+
+} // namespace scanjit

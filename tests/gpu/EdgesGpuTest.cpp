@@ -1,0 +1,83 @@
+// Rows off the 16-byte grid (edges=1 plans): odd row lengths (4k+1..3 and
+// primes), pointers a few elements in, inputs, masks and outputs each on
+// their own place in a 16-byte word, in every family that stages rows, both
+// directions, with and without masks, and every element size.
+#include "GpuHarness.h"
+
+using namespace scanjit;
+using namespace scanjit::gpu_testing;
+
+namespace {
+
+CaseOptions offsets(int64_t in, int64_t mask, int64_t out) {
+  CaseOptions o;
+  o.inOffset = in;
+  o.maskOffset = mask;
+  o.outOffset = out;
+  return o;
+}
+
+// The plan of each spec is an edges plan of the family named.
+void expectEdgesPlan(const std::string &spec, KernelFamily family) {
+  KernelPlan plan;
+  ASSERT_TRUE(planOf(spec, plan));
+  EXPECT_TRUE(plan.edges) << spec;
+  EXPECT_GT(plan.stages, 0) << spec;
+  EXPECT_EQ(plan.family, family) << spec;
+}
+
+TEST(Edges, RowFamilyOddLengthsAndOffsets) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "sum f32[64,4097] dim=1",         "sum f32[64,4098] dim=1 reverse",
+      "sum f32[64,4099] dim=1 mask",    "sum f32[40,10007] dim=1 mask reverse exclusive",
+      "sum f16[64,3001] dim=1 mask",    "sum bf16[32,5003] dim=1 reverse",
+      "max f64[32,2049] dim=1",         "sum i32[32,4093] dim=1 mask reverse",
+      "sum u8[32,8191] dim=1",          "logsumexp f32[32,3333] dim=1 exclusive",
+      "min i16[32,1111] dim=1 mask",    "sum f32[2100,1100] dim=1 reverse exclusive",
+      "sum f32[64,1025] dim=1 strides=[1031,1] out_strides=[1029,1]",
+  };
+  for (const std::string &s : specs)
+    expectEdgesPlan(s, KernelFamily::Row);
+  precompile(specs);
+  for (const std::string &s : specs) {
+    expectCasePasses(s);
+    expectCasePasses(s, offsets(1, 3, 0));  // input and mask in, output aligned
+    expectCasePasses(s, offsets(3, 0, 2));  // all three apart
+    expectCasePasses(s, offsets(2, 2, 2));  // all three together
+  }
+}
+
+TEST(Edges, LookbackOddLengthsAndOffsets) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "sum f32[3,500003] dim=1",           "sum f32[2,300001] dim=1 mask reverse",
+      "sum f16[2,400001] dim=1 exclusive", "max f32[3,300007] dim=1 mask",
+      "sum i32[2,300005] dim=1 reverse",   "logsumexp f64[2,200001] dim=1 mask reverse exclusive",
+      "sum f32[1000003] dim=0",            "prod bf16[2,262147] dim=1",
+  };
+  for (const std::string &s : specs)
+    expectEdgesPlan(s, KernelFamily::RowLookback);
+  precompile(specs);
+  for (const std::string &s : specs) {
+    expectCasePasses(s);
+    expectCasePasses(s, offsets(1, 5, 0));
+    expectCasePasses(s, offsets(3, 0, 1));
+  }
+}
+
+TEST(Edges, SegmentedOddRowsAndOffsets) {
+  SCANJIT_REQUIRE_GPU();
+  // The direct segmented kernel tiles each chunk on its 16-byte grid; the
+  // staged one (stages=N) is an edges plan.
+  const std::vector<std::string> specs = {"sum f32[7777,333] dim=1", "sum f32[5000,37] dim=1 mask reverse",
+                                          "max f16[3000,101] dim=1 exclusive",
+                                          "sum i32[4001,63] dim=1 mask reverse exclusive"};
+  precompile(specs);
+  for (const std::string &s : specs) {
+    expectCasePasses(s);
+    expectCasePasses(s, offsets(1, 3, 2));
+  }
+}
+
+} // namespace
