@@ -81,11 +81,14 @@ int rowItems(const ScanSpec &spec) {
 int pick(int tuned, int policyChoice) { return tuned > 0 ? tuned : policyChoice; }
 bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : policyChoice; }
 
-// Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh (the kernel
-// asserts its size fits): a stage holds a tile of input, later of output.
+// Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh and
+// GridPipeline in grid_pipeline.cuh (the kernel asserts its size fits): a
+// stage holds a tile of input, later of output, and of mask (shifted by up
+// to 15 bytes in an edges plan, with a word to spare).
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
   const int64_t tile = int64_t(plan.threads) * plan.items;
-  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? tile + 32 : 16);
+  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) +
+         (spec.mask ? tile + (plan.edges ? 32 : 0) : 16);
 }
 
 // Bulk copies move multiples of 16 bytes between 16-byte aligned addresses
@@ -182,9 +185,7 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
   const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges;
   const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
-  // Edges plans spilled at 64 registers (f32 sums, masks, log-sum-exp):
-  // one 512-thread block an SM is what their 80-96 registers allow.
-  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile && !plan.edges ? fit : 1);
+  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : 1);
   plan.lookbackPerLane = pick(tuning.lookback, lean ? policy::LookbackPolicy::kLeanPerLane
                                                     : policy::LookbackPolicy::kPerLane);
   plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
@@ -228,19 +229,25 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     // Aligned rows may stream the chunks' tiles through the row family's
     // stages, in the row family's smaller blocks (the chunk keeps its bytes).
     plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
+    plan.edges = !rowsOnTheGrid(spec, plan);
     plan.stages = tuning.stages > 0 || policy::SegmentedPolicy::kStagedByDefault
                       ? bulkStages(spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes)
                       : 0;
     if (plan.stages == 0)
       plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
-    plan.edges = plan.stages > 0 && !rowsOnTheGrid(spec, plan);
+    plan.edges = plan.edges && plan.stages > 0;
     plan.sharedBytes = pipelineSharedBytes(spec, plan);
     plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
     return;
   }
   const int lookbackItems = pick(
       tuning.items, std::min(plan.items * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
-  const int lookbackThreads = pick(tuning.threads, policy::LookbackPolicy::kThreads);
+  // Edges plans of small register tiles take smaller blocks (their 80
+  // registers fit two of 384 threads an SM; two of 512 spilled).
+  const bool smallEdgesTile = !rowsOnTheGrid(spec, plan) && dtypeSize(accumulatorType(spec.in)) == 4 &&
+                              lookbackItems * 4 <= 32;
+  const int lookbackThreads = pick(tuning.threads, smallEdgesTile ? policy::LookbackPolicy::kEdgesThreads
+                                                                  : policy::LookbackPolicy::kThreads);
   const int64_t lookbackTile = int64_t(lookbackThreads) * lookbackItems;
   const int64_t tilesPerRow = ceilDiv(L, lookbackTile);
   if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
@@ -261,13 +268,14 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   };
   plan.threads = blockFor(pick(tuning.threads, policy::RowPolicy::kThreads));
   const int maxStages = maxRowStages(spec);
+  plan.edges = !rowsOnTheGrid(spec, plan);
   plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
     plan.threads = rowThreadsFittingTheRow(L, plan.items, blockFor(policy::StagePolicy::kRowThreads));
     plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
-  plan.edges = plan.stages > 0 && !rowsOnTheGrid(spec, plan);
+  plan.edges = plan.edges && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
   // Short rows: several a block keep a pipelined block's stages full across
@@ -389,10 +397,12 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
 // shorter stages for sums and products.
 void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
-  if (!bulkRun(spec, g.inner.size) || !bulkStrides(spec, g.scan) || !bulkLines(spec, g.lines))
-    return;
+  // Rows of a panel off the 16-byte grid: the threads fill the stages
+  // (edges=1), which still spreads few columns over many blocks (pieces).
+  const bool onTheGrid = bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines);
   if (!fitColumnStages(spec, tuning, plan, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
     return;
+  plan.edges = !onTheGrid;
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
     fitColumnStages(spec, tuning, plan, policy::ColumnPolicy::kPieceGroups,
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);

@@ -72,6 +72,12 @@ struct LookbackPolicy {
   static constexpr int kLeanMinBlocksPerSm = 3;
   static constexpr int kLeanStages = 3;
   static constexpr int kLeanPerLane = 1; // readers: every warp of the block
+  // Edges plans (rows off the 16-byte grid) of 4-byte accumulators in
+  // 32-byte tiles need 80 registers: two blocks of 384 threads an SM. H100,
+  // f32[3,5000003] / [16777213] one element in: one block of 512 1.63 /
+  // 1.32 of copy, two of 256 1.38 / 1.17, three of 256 1.29 / 1.23, two of
+  // 384 1.26 / 1.05 (BENCHMARKS.md).
+  static constexpr int kEdgesThreads = 384;
 };
 
 struct SegmentedPolicy {

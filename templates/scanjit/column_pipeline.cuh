@@ -121,7 +121,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     first = P::kReverse ? Index(L - lo - count) : Index(lo);
   };
   // Warp 0 fills stage `s` with chunk k: one bulk copy per row. Without bulk
-  // copies (unaligned pointers) every thread copies its share instead.
+  // copies (unaligned pointers, or rows off the 16-byte grid: edges=1)
+  // every thread copies its share instead.
   auto fill = [&](int s, long long k) {
     Index first;
     int count;
@@ -146,13 +147,33 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       }
       return;
     }
+    // kBatch loads a thread before its stores, so they are in flight together.
+    constexpr int kBatch = 8;
+    const int n = count * panel_elems;
 #pragma unroll 1
-    for (int i = threadIdx.x; i < count * panel_elems; i += T) {
-      const int r = i / panel_elems, c = i % panel_elems;
-      const Index row = first + Index(r);
-      reinterpret_cast<In *>(st.in[s] + r * Stages::kRowBytes)[c] = in[o.in + row * Index(Scan::kIn) + c];
-      if (P::kMask)
-        st.mask[s][r * Stages::kMaskRowBytes + c] = mask[o.mask + row * Index(Scan::kMask) + c];
+    for (int base = threadIdx.x; base < n; base += T * kBatch) {
+      In v[kBatch];
+      u8 m[kBatch];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int i = base + b * T;
+        if (i < n) {
+          const Index row = first + Index(i / panel_elems);
+          v[b] = in[o.in + row * Index(Scan::kIn) + i % panel_elems];
+          if (P::kMask)
+            m[b] = mask[o.mask + row * Index(Scan::kMask) + i % panel_elems];
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int i = base + b * T;
+        if (i < n) {
+          const int r = i / panel_elems, c = i % panel_elems;
+          reinterpret_cast<In *>(st.in[s] + r * Stages::kRowBytes)[c] = v[b];
+          if (P::kMask)
+            st.mask[s][r * Stages::kMaskRowBytes + c] = m[b];
+        }
+      }
     }
   };
 

@@ -60,8 +60,14 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * tiles * 8); // two flagged 8-byte words per tile
   KernelPlan odd = plan("sum f32[100003] dim=0");
   EXPECT_EQ(odd.family, KernelFamily::RowLookback);
-  EXPECT_EQ(odd.stages, 0); // rows of 100003 floats are not 16-byte multiples: no bulk copies
-  EXPECT_EQ(odd.grid, 25);  // a block per tile
+  // Rows of 100003 floats are off the 16-byte grid: an edges plan, in
+  // blocks of 384 threads, with a spare tile a row (its start may lie
+  // anywhere in a word): ceil((100003 + 3) / 3072) = 33.
+  EXPECT_TRUE(odd.edges);
+  EXPECT_EQ(odd.stages, 4);
+  EXPECT_EQ(odd.threads, 384);
+  EXPECT_EQ(odd.grid, 33);
+  EXPECT_FALSE(p.edges);
   EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 489 * 16);
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").family, KernelFamily::Row);   // enough rows
   EXPECT_EQ(plan("sum f32[64,3000] dim=1").family, KernelFamily::Row);     // rows too short
@@ -78,7 +84,7 @@ TEST(Planner, RowBlocksStreamSeveralShortRows) {
   EXPECT_EQ(plan("sum f32[32768,32768] dim=1").rowsPerChunk, 1);  // the seeds: a row a block
   EXPECT_EQ(plan("sum f32[1500,2048] dim=1").rowsPerChunk, 1);    // the grid keeps 1024 blocks
   EXPECT_EQ(plan("sum f32[5000,2048] dim=1").grid, 2500);
-  EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").rowsPerChunk, 1); // unaligned rows: unstaged
+  EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").rowsPerChunk, 5); // rows off the grid: edges, same policy
 }
 
 TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
@@ -91,7 +97,7 @@ TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
   EXPECT_EQ(plan("sum f32[524288,2048] dim=1").threads, 128);         // whole tiles already
   EXPECT_EQ(plan("sum f32[350000,3000] dim=1").threads, 128);         // 72 empty slots is the least
   EXPECT_EQ(plan("sum f32[32768,32768] dim=1").threads, 128);         // longer rows keep the policy
-  EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").threads, 256); // unstaged rows: unchanged
+  EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").threads, 160); // rows off the grid fit alike
 }
 
 TEST(Planner, ShortContiguousRowsAreSegmented) {
@@ -127,11 +133,13 @@ TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
   EXPECT_FALSE(staged.warpRows);
   EXPECT_EQ(staged.rowsPerChunk, 512); // 16 KB of rows a block
   EXPECT_NE(staged.toString().find(" stages=8 smem="), std::string::npos);
-  // Rows of 37 floats cannot be bulk-copied, tuned or not.
+  // Rows of 37 floats stage as an edges plan (chunks on their 16-byte grid).
   KernelPlan odd = planKernel(mustParse("sum f32[100,37] dim=1"), *parsePlanTuning("stages=8"));
   EXPECT_EQ(odd.family, KernelFamily::RowSegmented);
-  EXPECT_EQ(odd.stages, 0);
-  EXPECT_EQ(odd.threads, 256);
+  EXPECT_EQ(odd.stages, 8);
+  EXPECT_TRUE(odd.edges);
+  EXPECT_EQ(odd.threads, 128);
+  EXPECT_FALSE(plan("sum f32[100,37] dim=1").edges); // unstaged by default
 }
 
 TEST(Planner, RowsThatTileAWarpAreScannedByWarps) {
@@ -172,10 +180,12 @@ TEST(Planner, ScanningTheOuterDimUsesColumns) {
   EXPECT_EQ(wide.vector, 4);
   EXPECT_EQ(wide.unroll, 4);
   EXPECT_EQ(wide.stages, 0); // enough columns: loads to registers
-  // Rows that are not 16-byte multiples cannot be bulk-copied.
+  // Rows that are not 16-byte multiples cannot be bulk-copied: the threads
+  // fill the stages (edges), still cut into pieces over many blocks.
   KernelPlan odd = plan("sum f32[1000,1001] dim=0");
-  EXPECT_EQ(odd.stages, 0);
-  EXPECT_EQ(odd.unroll, 16);
+  EXPECT_EQ(odd.stages, 3);
+  EXPECT_TRUE(odd.edges);
+  EXPECT_GT(odd.pieces, 1);
 }
 
 TEST(Planner, MiddleDimOf3dMergesNothingAcrossTheScan) {
@@ -236,7 +246,6 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(plan("sum f32[96,4096,256] dim=1").pieces, 1);
   EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("threads=1024,groups=8")).pieces, 1);
   EXPECT_EQ(plan("sum f32[64,150,256] dim=1").pieces, 1);
-  EXPECT_EQ(plan("sum f32[1000,1001] dim=0").pieces, 1);
 }
 
 TEST(Planner, ContiguousOuterDimsMergeAndSizeOneDimsDrop) {
@@ -375,8 +384,12 @@ TEST(Planner, RowTilesStreamThroughSharedMemoryWhenAligned) {
   EXPECT_GE(seed.sharedBytes, 8 * (4096 + 1024));
   EXPECT_EQ(plan("sum f16[8192,32768] dim=1 mask").stages, 8);
   EXPECT_EQ(plan("sum i32[8192,32768] dim=1").stages, 6); // stages hold the 8-byte outputs too
-  EXPECT_EQ(plan("sum f32[64,3001] dim=1").sharedBytes, 0);
-  EXPECT_EQ(plan("sum f32[64,3001] dim=1").stages, 0); // rows not a multiple of 16 bytes
-  EXPECT_EQ(plan("sum f32[64,3000] dim=1 mask").stages, 0); // mask rows of 3000 bytes
+  // Rows not a multiple of 16 bytes (or mask rows of 3000 bytes) stage as
+  // edges plans; their masks take a word more a stage.
+  EXPECT_EQ(plan("sum f32[64,3001] dim=1").stages, 8);
+  EXPECT_TRUE(plan("sum f32[64,3001] dim=1").edges);
+  EXPECT_EQ(plan("sum f32[64,3000] dim=1 mask").stages, 8);
+  EXPECT_TRUE(plan("sum f32[64,3000] dim=1 mask").edges);
   EXPECT_EQ(plan("sum f32[64,3008] dim=1 mask").stages, 8);
+  EXPECT_FALSE(plan("sum f32[64,3008] dim=1 mask").edges);
 }
