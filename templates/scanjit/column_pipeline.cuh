@@ -148,7 +148,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       return;
     }
     // kBatch loads a thread before its stores, so they are in flight together.
-    constexpr int kBatch = 8;
+    constexpr int kBatch = sizeof(In) > 4 ? 2 : 4;
     const int n = count * panel_elems;
 #pragma unroll 1
     for (int base = threadIdx.x; base < n; base += T * kBatch) {
