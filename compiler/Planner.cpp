@@ -169,6 +169,13 @@ int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan, int64_t ti
   return ceilDiv(plan.geometry.scan.size + (plan.edges ? 16 / dtypeSize(spec.in) - 1 : 0), tile);
 }
 
+// A look-back register tile of at most 32 bytes of 4-byte accumulators
+// (f32 x 8): the plans that fit more than one 512-thread block an SM.
+bool smallRegisterTile(const ScanSpec &spec, int items) {
+  const int accBytes = dtypeSize(accumulatorType(spec.in));
+  return accBytes == 4 && items * accBytes <= 32;
+}
+
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
 void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int64_t rows, int threads,
                   int items) {
@@ -179,7 +186,7 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
   const int accBytes = dtypeSize(accumulatorType(spec.in));
-  const bool smallTile = accBytes == 4 && plan.items * accBytes <= 32;
+  const bool smallTile = smallRegisterTile(spec, plan.items);
   plan.edges = !rowsOnTheGrid(spec, plan);
   // (Edges plans need more registers than the lean plan's 40.)
   const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges;
@@ -244,8 +251,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
       tuning.items, std::min(plan.items * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
   // Edges plans of small register tiles take smaller blocks (their 80
   // registers fit two of 384 threads an SM; two of 512 spilled).
-  const bool smallEdgesTile = !rowsOnTheGrid(spec, plan) && dtypeSize(accumulatorType(spec.in)) == 4 &&
-                              lookbackItems * 4 <= 32;
+  const bool smallEdgesTile = !rowsOnTheGrid(spec, plan) && smallRegisterTile(spec, lookbackItems);
   const int lookbackThreads = pick(tuning.threads, smallEdgesTile ? policy::LookbackPolicy::kEdgesThreads
                                                                   : policy::LookbackPolicy::kThreads);
   const int64_t lookbackTile = int64_t(lookbackThreads) * lookbackItems;

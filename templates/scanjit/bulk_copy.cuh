@@ -120,6 +120,18 @@ __device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bul
 __device__ __forceinline__ void bulk_wait_read_all() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
 __device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
 
+// Every thread of a warp whose lane 0 issues bulk stores: before the block
+// barrier that lets their shared memory be overwritten / before the block
+// exits.
+__device__ __forceinline__ void retire_warp_bulk_stores() {
+  if ((threadIdx.x & 31) == 0)
+    bulk_wait_read_all();
+}
+__device__ __forceinline__ void drain_warp_bulk_stores() {
+  if ((threadIdx.x & 31) == 0)
+    bulk_wait_all();
+}
+
 // This thread's shared-memory writes become visible to the copy engine.
 __device__ __forceinline__ void fence_shared_to_async_proxy() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");

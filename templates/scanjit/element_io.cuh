@@ -55,6 +55,23 @@ __device__ __forceinline__ void store_converted(typename P::Out *out, Index vali
       out[j * kStrideOut] = v[j];
 }
 
+// Converts a thread's N results and stores them at `p` in shared memory
+// (aligned to the run's vector: a stage's slot of a thread's first item).
+template <class P, int N>
+__device__ __forceinline__ void store_converted_shared(typename P::Out *p, const typename P::Acc (&r)[N]) {
+  typedef typename P::Out Out;
+  typedef VectorAccess<Out, N> V;
+  Out v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    v[j] = Convert<Out>::store(r[j]);
+  typename V::Word w[V::kWords];
+  memcpy(w, v, sizeof(w));
+#pragma unroll
+  for (int i = 0; i < V::kWords; ++i)
+    reinterpret_cast<typename V::Word *>(p)[i] = w[i];
+}
+
 // The same for a run of which only elements [lo, hi) exist (the edges of a
 // tile on the 16-byte grid: lo > 0 before a row's first element).
 template <class P, int N, class Index>

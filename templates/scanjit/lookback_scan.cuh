@@ -75,6 +75,21 @@ template <class Acc> struct LookbackWorkspace {
     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(n) : "l"(launches) : "memory");
     tag = launch_tag(n);
   }
+  // Every thread, at the block's start (a block barrier): thread 0 reads
+  // the launch's tag and takes the block's first ticket, which it returns
+  // (0 elsewhere); every thread then holds the tag, shared through
+  // `shared_tag`.
+  __device__ __forceinline__ long long begin(unsigned &shared_tag) {
+    long long first = 0;
+    if (threadIdx.x == 0) {
+      read_tag();
+      first = next();
+      shared_tag = tag;
+    }
+    __syncthreads();
+    tag = shared_tag;
+    return first;
+  }
   // Thread 0: the block's next ticket, a tile (past the last: none).
   __device__ __forceinline__ long long next() { return (long long)atomicAdd(counter, 1ULL); }
   // Thread 0, on drawing a ticket past the last tile: the launch's very last
@@ -360,13 +375,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     pipe.issue(bulk, stage, id, in + at.o.in + at.start, mask + at.o.mask + at.start, at.elems());
   };
   pipe.init();
-  if (threadIdx.x == 0) {
-    ws.read_tag();
-    next_ticket = ws.next();
-    sh.tag = ws.tag;
-  }
-  __syncthreads();
-  ws.tag = sh.tag;
+  next_ticket = ws.begin(sh.tag);
   if (threadIdx.x == 0) {
     for (int stage = 0; stage < S; ++stage)
       issue(stage);
@@ -484,13 +493,7 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
     pipe.complete(stage, pipe.issue(stage, id, in + at.o.in + at.t.first, mask + at.o.mask + at.t.first, at.t));
   };
   pipe.init();
-  if (threadIdx.x == 0) {
-    ws.read_tag();
-    pending = ws.next();
-    sh.tag = ws.tag;
-  }
-  __syncthreads();
-  ws.tag = sh.tag;
+  pending = ws.begin(sh.tag);
   if (issuer)
     for (int stage = 0; stage < S; ++stage)
       issue(stage);

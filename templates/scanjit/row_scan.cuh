@@ -133,14 +133,8 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     pipe.template load_lifted<I, kFullTiles>(stage, int(threadIdx.x) * I, p.elems, x);
     bool heads[I] = {};
     typename M::Value v[I];
-    if constexpr (kSegmented) {
-      const Index pos = (p.start + Index(threadIdx.x) * I) % Index(L);
-      with_row_heads<M, P::kReverse, L, I>(x, pos, int(threadIdx.x) * I, p.elems, heads, v);
-    } else {
-#pragma unroll
-      for (int j = 0; j < I; ++j)
-        v[j] = x[j];
-    }
+    chunk_values<M, kSegmented, P::kReverse, L, I>(x, (p.start + Index(threadIdx.x) * I) % Index(L),
+                                                   int(threadIdx.x) * I, p.elems, heads, v);
     TileScanState<M, I> s;
     pipe.retire_stores();
     tile_local_scan<M, P::kReverse, T, I>(v, s, storage, buffer);
@@ -163,11 +157,6 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   pipe.drain_stores();
 }
 
-// Rows off the 16-byte grid (edges=1: odd lengths, or strides that move
-// rows off it): the same walk through stages, with each chunk's tiles on
-// its own 16-byte grid (grid_pipeline.cuh), so every tile's body is still
-// bulk-copied whatever the chunk's length and alignment; warp 0's lanes
-// copy the edges.
 // A block's walk over its chunks (blockIdx.x, then every gridDim.x-th),
 // each tile by tile in scan order. Chunks may have one tile more or less
 // than their neighbours (their place on the 16-byte grid differs). Kept
@@ -212,9 +201,13 @@ template <class P, int kTile, long long kChunkRows> struct ChunkWalk {
   }
 };
 
+// Rows off the 16-byte grid (edges=1: odd lengths, or strides that move
+// rows off it): the same walk through stages, with each chunk's tiles on
+// its own 16-byte grid (grid_pipeline.cuh), so every tile's body is still
+// bulk-copied whatever the chunk's length and alignment; warp 0's lanes
+// copy the edges.
 template <class P, class Plan, long long kChunkRows>
-__device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8 *mask,
-                                                   typename P::Out *out) {
+__device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8 *mask, typename P::Out *out) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   constexpr bool kSegmented = kChunkRows > 1;
@@ -257,15 +250,8 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
     pipe.template load_lifted<I>(stage, first, t, Pipe::mask_shift(mask + at.offsets().mask + t.first), x);
     bool heads[I] = {};
     typename M::Value v[I];
-    if constexpr (kSegmented) {
-      const long long e = t.first + first; // may lie before the chunk (its slots are empty)
-      const Index pos = Index(((e % L) + L) % L);
-      with_row_heads<M, P::kReverse, L, I>(x, pos, first - t.lo, t.hi - t.lo, heads, v);
-    } else {
-#pragma unroll
-      for (int j = 0; j < I; ++j)
-        v[j] = x[j];
-    }
+    chunk_values<M, kSegmented, P::kReverse, L, I>(x, place_in_row<L, Index>(t.first + first), first - t.lo,
+                                                   t.hi - t.lo, heads, v);
     TileScanState<M, I> s;
     pipe.retire_stores();
     tile_local_scan<M, P::kReverse, T, I>(v, s, storage, buffer);

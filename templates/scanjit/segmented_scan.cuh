@@ -48,7 +48,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
       load_lifted_in<P, I>(in + start, mask + start, lo - th, hi - th, x);
       typename M::Value v[I];
       bool heads[I];
-      with_row_heads<M, P::kReverse, L, I>(x, Index(((e % Index(L)) + Index(L)) % Index(L)), th, hi, heads, v);
+      with_row_heads<M, P::kReverse, L, I>(x, place_in_row<L, Index>(e), th, hi, heads, v);
       scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(v, heads, r, carry, storage, buffer);
       store_converted_in<P, I>(out + start, lo - th, hi - th, r);
     }

@@ -128,17 +128,8 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
                                                       const typename P::Acc (&r)[kItems]) {
     typedef typename P::Out Out;
     static_assert(kTileElems * sizeof(Out) <= kInBytes, "the output tile must fit in its stage");
-    typedef VectorAccess<Out, kItems> V;
     Out *staged = reinterpret_cast<Out *>(in[s]);
-    Out v[kItems];
-#pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      v[j] = Convert<Out>::store(r[j]);
-    typename V::Word w[V::kWords];
-    memcpy(w, v, sizeof(w));
-#pragma unroll
-    for (int i = 0; i < V::kWords; ++i)
-      reinterpret_cast<typename V::Word *>(staged + threadIdx.x * kItems)[i] = w[i];
+    store_converted_shared<P, kItems>(staged + threadIdx.x * kItems, r);
     fence_shared_to_async_proxy();
     __syncwarp();
     const int first = (threadIdx.x & ~31) * kItems; // the warp's run
@@ -151,16 +142,10 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
 
   // Every thread, before the block barrier that precedes a stage's refill:
   // this warp's bulk stores have read the stages.
-  __device__ __forceinline__ void retire_stores() const {
-    if ((threadIdx.x & 31) == 0)
-      bulk_wait_read_all();
-  }
+  __device__ __forceinline__ void retire_stores() const { retire_warp_bulk_stores(); }
 
   // Every thread, before the block exits: this warp's bulk stores are done.
-  __device__ __forceinline__ void drain_stores() const {
-    if ((threadIdx.x & 31) == 0)
-      bulk_wait_all();
-  }
+  __device__ __forceinline__ void drain_stores() const { drain_warp_bulk_stores(); }
 };
 
 } // namespace scanjit

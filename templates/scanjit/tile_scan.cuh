@@ -80,6 +80,27 @@ __device__ __forceinline__ void with_row_heads(const Acc (&x)[kItems], Index pos
   }
 }
 
+// Where element `e` of a run of back-to-back rows of kLength lies in its
+// row; `e` may be negative (the slots of a tile before its chunk).
+template <long long kLength, class Index> __device__ __forceinline__ Index place_in_row(long long e) {
+  return Index(((e % kLength) + kLength) % kLength);
+}
+
+// A thread's lifted items of a chunk as M's values: with row heads
+// (with_row_heads, `pos` the first item's place in its row) when the chunk
+// holds several rows, else as they are.
+template <class M, bool kSegmented, bool kReverse, long long kLength, int kItems, class Acc, class Index, class Count>
+__device__ __forceinline__ void chunk_values(const Acc (&x)[kItems], Index pos, Count first, Count end,
+                                             bool (&heads)[kItems], typename M::Value (&v)[kItems]) {
+  if constexpr (kSegmented) {
+    with_row_heads<M, kReverse, kLength, kItems>(x, pos, first, end, heads, v);
+  } else {
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      v[j] = x[j];
+  }
+}
+
 // A running carry (the combination of earlier tiles) followed by tile `s`.
 template <class M, int kItems>
 __device__ __forceinline__ typename CarryMonoid<M>::Value tile_carry(typename CarryMonoid<M>::Value carry,
