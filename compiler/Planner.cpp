@@ -192,7 +192,7 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
   const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges;
   const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
-  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : 1);
+  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : policy::LookbackPolicy::kLargeTileBlocksPerSm);
   plan.lookbackPerLane = pick(tuning.lookback, lean ? policy::LookbackPolicy::kLeanPerLane
                                                     : policy::LookbackPolicy::kPerLane);
   plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
@@ -202,7 +202,9 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
                            policy::StagePolicy::kLookbackBudgetBytes);
   plan.edges = plan.edges && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
-  plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst);
+  const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) >= policy::LookbackPolicy::kEvictFirstMinBytes;
+  plan.evictFirst =
+      plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
   plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(threads) * items);
   plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, accBytes);
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
@@ -249,11 +251,15 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   }
   const int lookbackItems = pick(
       tuning.items, std::min(plan.items * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
-  // Edges plans of small register tiles take smaller blocks (their 80
-  // registers fit two of 384 threads an SM; two of 512 spilled).
-  const bool smallEdgesTile = !rowsOnTheGrid(spec, plan) && smallRegisterTile(spec, lookbackItems);
-  const int lookbackThreads = pick(tuning.threads, smallEdgesTile ? policy::LookbackPolicy::kEdgesThreads
-                                                                  : policy::LookbackPolicy::kThreads);
+  // Edges plans of small register tiles, and larger tiles, take smaller
+  // blocks: two an SM, within their registers (LookbackPolicy).
+  const bool edges = !rowsOnTheGrid(spec, plan);
+  const bool smallTile = smallRegisterTile(spec, lookbackItems);
+  const int lookbackThreads =
+      pick(tuning.threads, smallTile ? (edges ? policy::LookbackPolicy::kEdgesThreads : policy::LookbackPolicy::kThreads)
+                           : edges || dtypeSize(accumulatorType(spec.in)) > 4
+                               ? policy::LookbackPolicy::kLargeTileWideThreads
+                               : policy::LookbackPolicy::kLargeTileThreads);
   const int64_t lookbackTile = int64_t(lookbackThreads) * lookbackItems;
   const int64_t tilesPerRow = ceilDiv(L, lookbackTile);
   if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
@@ -293,14 +299,18 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);
 }
 
+// Columns per thread: as wide as the access budget allows.
+int columnVectorByBytes(const ScanSpec &spec) {
+  return std::max(1, std::min({policy::ColumnPolicy::kLoadBytes / dtypeSize(spec.in),
+                               policy::ColumnPolicy::kStoreBytes / dtypeSize(spec.out),
+                               policy::ColumnPolicy::kAccBytes / dtypeSize(accumulatorType(spec.in))}));
+}
+
 // Columns per thread: as wide as the access budget allows while every
 // non-inner stride stays a multiple of it, so one aligned column group
 // implies all are aligned.
 int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
-  int v = std::min({policy::ColumnPolicy::kLoadBytes / dtypeSize(spec.in),
-                    policy::ColumnPolicy::kStoreBytes / dtypeSize(spec.out),
-                    policy::ColumnPolicy::kAccBytes / dtypeSize(accumulatorType(spec.in))});
-  v = std::max(v, 1);
+  int v = columnVectorByBytes(spec);
   auto allMultiples = [&](int v) {
     auto ok = [&](const GeometryDim &d) { return d.in % v == 0 && d.out % v == 0 && d.mask % v == 0; };
     return ok(g.scan) && std::all_of(g.lines.begin(), g.lines.end(), ok);
@@ -337,19 +347,24 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 // The stages, panels and pieces with `groups` threads to a column; false
 // (and the plan untouched) when not even a row fits a stage.
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
-bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int groups,
+bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, bool edges, int groups,
                      int maxRows = policy::ColumnPolicy::kMaxRowsPerStage) {
   const ScanGeometry &g = plan.geometry;
   const int64_t inBytes = dtypeSize(spec.in);
-  // Columns per thread, no wider than the strides allow (columnVector).
-  const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector), columnVector(spec, g));
+  // Columns per thread, no wider than the strides allow (columnVector),
+  // except in edges plans: they read their stages an element at a time and
+  // check the output's alignment as they store.
+  const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector),
+                              edges ? columnVectorByBytes(spec) : columnVector(spec, g));
   // A panel of groupThreads x vector columns, `groups` threads to a column:
   // the policy's panel width, or a tuned block (threads=) split in groups.
   const int groupThreads = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
                                           : std::max(32, policy::ColumnPolicy::kPipelineColumns / vector);
   groups = std::max(1, std::min(groups, 1024 / groupThreads));
   const int64_t panel = int64_t(groupThreads) * vector;
-  const int64_t rowBytes = panel * inBytes, maskRowBytes = spec.mask ? panel : 16;
+  // Rows off the grid land at their place in a word: a word to spare each.
+  const int64_t pad = edges ? 16 : 0;
+  const int64_t rowBytes = panel * inBytes + pad, maskRowBytes = spec.mask ? panel + pad : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
   const int64_t accBytes = dtypeSize(accumulatorType(spec.in));
   const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
@@ -363,6 +378,7 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
       (policy::kMaxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
   if (rows < 1)
     return false;
+  plan.edges = edges;
   plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
   plan.threads = groupThreads * plan.groups;
   plan.vector = vector;
@@ -403,14 +419,13 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
 // shorter stages for sums and products.
 void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
-  // Rows of a panel off the 16-byte grid: the threads fill the stages
-  // (edges=1), which still spreads few columns over many blocks (pieces).
-  const bool onTheGrid = bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines);
-  if (!fitColumnStages(spec, tuning, plan, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
+  // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
+  // whole words that hold them, each landing at its own place in its word.
+  const bool edges = !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
+  if (!fitColumnStages(spec, tuning, plan, edges, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
     return;
-  plan.edges = !onTheGrid;
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
-    fitColumnStages(spec, tuning, plan, policy::ColumnPolicy::kPieceGroups,
+    fitColumnStages(spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups,
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);
 }
 

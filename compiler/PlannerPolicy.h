@@ -78,6 +78,22 @@ struct LookbackPolicy {
   // 1.32 of copy, two of 256 1.38 / 1.17, three of 256 1.29 / 1.23, two of
   // 384 1.26 / 1.05 (BENCHMARKS.md).
   static constexpr int kEdgesThreads = 384;
+  // Larger register tiles (f16/bf16 x 16, and 8-byte accumulators) took
+  // one 512-thread block an SM (86-96 registers). Two blocks an SM: of 384
+  // threads for 4-byte accumulators (72-80 registers, no spills), of 256
+  // for 8-byte ones and in edges plans (up to 128; i32 -> i64 sums spilled
+  // at 384). H100: f16[16777216] 1.55 -> 1.40 of copy, i32[16777216] (i64
+  // out) 1.70 -> 1.24, f64[8388608] 1.59 -> 1.48, edges f16[16777217] one
+  // element in 1.77 -> 1.50, f64[4194305] 1.84 -> 1.37, bf16[3,5000003]
+  // 1.90 -> 1.62 (BENCHMARKS.md).
+  static constexpr int kLargeTileThreads = 384;
+  static constexpr int kLargeTileWideThreads = 256; // 8-byte accumulators, or edges plans
+  static constexpr int kLargeTileBlocksPerSm = 2;
+  // The evict-first policy pays only when the input is larger than the L2
+  // (sm_90: 50-60 MB): below, f32[1048576] / [4194304] 1.56 / 1.77 ->
+  // 1.38 / 1.48 of copy without it; f32[16777216] (64 MB) 1.00 with it,
+  // 1.03 without (H100, BENCHMARKS.md).
+  static constexpr int64_t kEvictFirstMinBytes = 48ll << 20;
 };
 
 struct SegmentedPolicy {

@@ -39,10 +39,15 @@
 
 namespace scanjit {
 
-template <class P, int kStages, int kRows, int kPanel, int kGroups, bool kStageTotals> struct ColumnStages {
+template <class P, int kStages, int kRows, int kPanel, int kGroups, bool kStageTotals, bool kEdges>
+struct ColumnStages {
   typedef typename P::In In;
-  static constexpr int kRowBytes = kPanel * int(sizeof(In));
-  static constexpr int kMaskRowBytes = P::kMask ? kPanel : 16;
+  static_assert(kPanel * sizeof(In) % 16 == 0, "stage rows start on 16-byte words");
+  // Rows off the 16-byte grid (edges plans) land at their own place in
+  // their first word: a word to spare each.
+  static constexpr int kPad = kEdges ? 16 : 0;
+  static constexpr int kRowBytes = kPanel * int(sizeof(In)) + kPad;
+  static constexpr int kMaskRowBytes = P::kMask ? kPanel + kPad : 16;
   alignas(128) unsigned char in[kStages][kRows * kRowBytes];
   alignas(16) unsigned char mask[kStages][kRows * kMaskRowBytes];
   u64 full[kStages];
@@ -87,7 +92,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   static_assert(kPanel == column_panel_columns<P, Plan>(), "the panel the workspace is sized for");
   // Pieces no longer than the stages are loaded once (both passes read the stages).
   constexpr bool kResident = kPieces > 1 && kPieceChunks <= S;
-  typedef ColumnStages<P, S, R, kPanel, G, kResident> Stages;
+  typedef ColumnStages<P, S, R, kPanel, G, kResident, Plan::kEdges> Stages;
   Stages &st = dynamic_stages<Stages, Plan>();
   constexpr long long kAllPanels = P::Lines::kCount * kPanels;
   ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, kAllPanels);
@@ -120,13 +125,52 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     count = int(min((long long)R, L - lo));
     first = P::kReverse ? Index(L - lo - count) : Index(lo);
   };
-  // Warp 0 fills stage `s` with chunk k: one bulk copy per row. Without bulk
-  // copies (unaligned pointers, or rows off the 16-byte grid: edges=1)
-  // every thread copies its share instead.
+  // Edges plans: the start of the tensors' last 16-byte words, which are
+  // not bulk-copied (copy_run_as_words), and a stage row's place in its
+  // first word.
+  constexpr long long kInSpan = (L - 1) * Scan::kIn + (C - 1) * P::Inner::kIn + P::Lines::kInSpan;
+  constexpr long long kMaskSpan = (L - 1) * Scan::kMask + (C - 1) * P::Inner::kMask + P::Lines::kMaskSpan;
+  const u64 in_safe_end = reinterpret_cast<u64>(in + kInSpan + 1) & ~u64(15);
+  const u64 mask_safe_end = reinterpret_cast<u64>(mask + kMaskSpan + 1) & ~u64(15);
+  // (The low 4 bits of an address: 32-bit arithmetic suffices.)
+  const unsigned in_at = unsigned(reinterpret_cast<u64>(in + o.in));
+  const unsigned mask_at = unsigned(reinterpret_cast<u64>(mask + o.mask));
+  auto in_shift = [&](Index row) {
+    return Plan::kEdges ? int((in_at + unsigned(row) * unsigned(Scan::kIn * sizeof(In))) & 15u) : 0;
+  };
+  auto mask_shift = [&](Index row) {
+    return Plan::kEdges ? int((mask_at + unsigned(row) * unsigned(Scan::kMask)) & 15u) : 0;
+  };
+  // Warp 0 fills stage `s` with chunk k: one bulk copy per row (of the
+  // whole words holding it, in an edges plan). Without bulk copies (an
+  // aligned plan given unaligned pointers) every thread copies its share.
   auto fill = [&](int s, long long k) {
     Index first;
     int count;
     chunk_rows(k, first, count);
+    if (Plan::kEdges) {
+      if (threadIdx.x >= 32)
+        return;
+      unsigned bytes = 0;
+#pragma unroll 1
+      for (int r = threadIdx.x; r < count; r += 32) {
+        const Index row = first + Index(r);
+        bytes += copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes,
+                                                      in + o.in + row * Index(Scan::kIn), unsigned(panel_elems),
+                                                      in_safe_end, &st.full[s]);
+        if (P::kMask)
+          bytes += copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes,
+                                                        mask + o.mask + row * Index(Scan::kMask),
+                                                        unsigned(panel_elems), mask_safe_end, &st.full[s]);
+      }
+      // One arrival, expecting every lane's bytes, after every lane's
+      // copies of last words are written.
+      __syncwarp();
+      bytes = __reduce_add_sync(0xffffffffu, bytes);
+      if (threadIdx.x == 0)
+        mbarrier_arrive_expect_tx(&st.full[s], bytes);
+      return;
+    }
     if (bulk) {
       if (threadIdx.x >= 32)
         return;
@@ -183,7 +227,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   if (threadIdx.x == 0)
     mbarrier_init_fence();
   __syncthreads();
-  if (bulk)
+  if (bulk || Plan::kEdges)
     for (long long q = 0; q < S && q < loads; ++q)
       fill(stage_at(q), chunk_at(q));
 
@@ -194,15 +238,26 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll
   for (int v = 0; v < V; ++v)
     carry[v] = P::Op::identity();
-  // Row i (in scan order) of stage s, this thread's columns, lifted.
-  auto lifted = [&](int s, int count, int i, Acc (&x)[V]) {
+  // Row i (in scan order) of stage s, holding rows from `first` on, this
+  // thread's columns, lifted.
+  auto lifted = [&](int s, Index first, int count, int i, Acc (&x)[V]) {
     const int r = P::kReverse ? count - 1 - i : i; // row within the stage, in memory order
-    const In *src = reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes) + my;
+    const In *src =
+        reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes + in_shift(first + Index(r))) + my;
+    const u8 *keep_src = st.mask[s] + r * Stages::kMaskRowBytes + (P::kMask ? mask_shift(first + Index(r)) : 0) + my;
     In raw[V];
     u8 keep[V];
-    VectorAccess<In, V>::load_shared(src, raw); // stage rows and column groups are aligned
-    if (P::kMask)
-      VectorAccess<u8, V>::load_shared(st.mask[s] + r * Stages::kMaskRowBytes + my, keep);
+    if (Plan::kEdges) { // rows at their own place in a word: element loads
+#pragma unroll
+      for (int v = 0; v < V; ++v) {
+        raw[v] = src[v];
+        keep[v] = P::kMask ? keep_src[v] : u8(1);
+      }
+    } else {
+      VectorAccess<In, V>::load_shared(src, raw); // stage rows and column groups are aligned
+      if (P::kMask)
+        VectorAccess<u8, V>::load_shared(keep_src, keep);
+    }
 #pragma unroll
     for (int v = 0; v < V; ++v)
       x[v] = v < valid && (!P::kMask || keep[v] != 0) ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
@@ -268,7 +323,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     }
     const bool store = q >= totaling; // the totaling pass only combines
     const bool loaded = !kResident || q < loads; // a resident piece's scan reads the stages again
-    if (bulk) {
+    if (bulk || Plan::kEdges) {
       if (loaded)
         mbarrier_wait(&st.full[s], unsigned((q / S) & 1));
     } else if (loaded) {
@@ -292,7 +347,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     if (whole) {
 #pragma unroll
       for (int i = 0; i < kSlice; ++i)
-        lifted(s, count, lo + i, xs[i]);
+        lifted(s, first, count, lo + i, xs[i]);
     }
     Acc run[V]; // the running value: the carry, then each slice total before this group's
 #pragma unroll
@@ -325,7 +380,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         } else {
           for (int i = lo; i < hi; ++i) {
             Acc x[V];
-            lifted(s, count, i, x);
+            lifted(s, first, count, i, x);
 #pragma unroll
             for (int v = 0; v < V; ++v)
               total[v] = P::Op::combine(total[v], x[v]);
@@ -376,7 +431,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     } else if (valid > 0 && scan) {
       for (int i = lo; i < hi; ++i) {
         Acc x[V];
-        lifted(s, count, i, x);
+        lifted(s, first, count, i, x);
         scan_row(i, x);
       }
     }
@@ -389,7 +444,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     // (resident pieces' stages are never refilled).
     if constexpr (!kResident) {
       __syncthreads();
-      if (bulk && q + S < loads)
+      if ((bulk || Plan::kEdges) && q + S < loads)
         fill(s, chunk_at(q + S));
     }
   }

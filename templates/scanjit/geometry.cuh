@@ -23,12 +23,16 @@ template <class... Ds> struct DimList;
 
 template <> struct DimList<> {
   static constexpr long long kCount = 1;
+  static constexpr long long kInSpan = 0, kMaskSpan = 0;
   __host__ __device__ static constexpr bool out_strides_multiple_of(long long) { return true; }
   template <class Index> static __device__ __forceinline__ void add(Index &, Offsets<Index> &) {}
 };
 
 template <class D, class... Rest> struct DimList<D, Rest...> {
   static constexpr long long kCount = D::kSize * DimList<Rest...>::kCount;
+  // Elements from a tensor's first to its last, less one (strides are never negative).
+  static constexpr long long kInSpan = (D::kSize - 1) * D::kIn + DimList<Rest...>::kInSpan;
+  static constexpr long long kMaskSpan = (D::kSize - 1) * D::kMask + DimList<Rest...>::kMaskSpan;
   __host__ __device__ static constexpr bool out_strides_multiple_of(long long m) {
     return D::kOut % m == 0 && DimList<Rest...>::out_strides_multiple_of(m);
   }

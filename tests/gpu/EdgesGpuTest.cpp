@@ -1,6 +1,7 @@
 // Rows off the 16-byte grid (edges=1 plans): odd row lengths (4k+1..3 and
 // primes), pointers a few elements in, inputs, masks and outputs each on
-// their own place in a 16-byte word, in every family that stages rows, both
+// their own place in a 16-byte word, in every family that stages rows
+// (columns too), both
 // directions, with and without masks, and every element size.
 #include "GpuHarness.h"
 
@@ -77,6 +78,28 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   for (const std::string &s : specs) {
     expectCasePasses(s);
     expectCasePasses(s, offsets(1, 3, 2));
+  }
+}
+
+TEST(Edges, ColumnOddCountsAndOffsets) {
+  SCANJIT_REQUIRE_GPU();
+  // Panel rows off the grid are bulk-copied as the words holding them; the
+  // tensor's last word is copied by a lane (the harness allocates each
+  // tensor to its last element, so the sanitizer sees any read past it).
+  const std::vector<std::string> specs = {
+      "sum f32[4001,1001] dim=0",          "sum f32[3000,333] dim=0 mask reverse",
+      "sum f16[2001,4097] dim=0 exclusive", "max bf16[3001,77] dim=0 mask",
+      "sum f64[1001,333] dim=0 reverse",   "sum i32[2001,1001] dim=0 mask reverse exclusive",
+      "logsumexp f32[1500,555] dim=0 mask", "sum f32[100003,2] dim=0",
+      "sum u8[3001,1003] dim=0",           "sum f32[16,1001,33] dim=1 reverse",
+  };
+  for (const std::string &s : specs)
+    expectEdgesPlan(s, KernelFamily::Column);
+  precompile(specs);
+  for (const std::string &s : specs) {
+    expectCasePasses(s);
+    expectCasePasses(s, offsets(1, 3, 0));
+    expectCasePasses(s, offsets(3, 1, 2));
   }
 }
 

@@ -54,7 +54,15 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
     EXPECT_EQ(kept.lookbackWarps, 4) << text;
     EXPECT_EQ(kept.lookbackPerLane, 4) << text;
   }
-  EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 1); // 8-byte look-back values need more
+  // 8-byte accumulators: two blocks of 256 threads (up to 128 registers);
+  // f16 x 16: two of 384.
+  EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 2);
+  EXPECT_EQ(plan("sum f64[8,16777216] dim=1").threads, 256);
+  EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 384);
+  EXPECT_EQ(plan("sum f16[8,16777216] dim=1").minBlocksPerSm, 2);
+  // Evict-first only above the L2's size.
+  EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
+  EXPECT_FALSE(plan("sum f32[4194304] dim=0").evictFirst);
   EXPECT_EQ(plan("sum f32[32768,32768] dim=1").minBlocksPerSm, 1);
   const int64_t tiles = 8 * 16777216 / 4096;
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * tiles * 8); // two flagged 8-byte words per tile
@@ -68,7 +76,7 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(odd.threads, 384);
   EXPECT_EQ(odd.grid, 33);
   EXPECT_FALSE(p.edges);
-  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 489 * 16);
+  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 977 * 16); // tiles of 256 x 4
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").family, KernelFamily::Row);   // enough rows
   EXPECT_EQ(plan("sum f32[64,3000] dim=1").family, KernelFamily::Row);     // rows too short
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").workspaceBytes, 0);
