@@ -260,8 +260,9 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
                            : edges || dtypeSize(accumulatorType(spec.in)) > 4
                                ? policy::LookbackPolicy::kLargeTileWideThreads
                                : policy::LookbackPolicy::kLargeTileThreads);
-  const int64_t lookbackTile = int64_t(lookbackThreads) * lookbackItems;
-  const int64_t tilesPerRow = ceilDiv(L, lookbackTile);
+  // (Whether rows are long enough is judged on the policy's widest tile,
+  // whatever the block the plan then takes.)
+  const int64_t tilesPerRow = ceilDiv(L, int64_t(pick(tuning.threads, policy::LookbackPolicy::kThreads)) * lookbackItems);
   if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
       rows * tilesPerRow <= policy::kMaxGrid) {
     planLookback(spec, tuning, plan, rows, lookbackThreads, lookbackItems);

@@ -86,7 +86,9 @@ if want sanitize; then
          "sum f16[3001,32] dim=1 mask reverse exclusive" "logsumexp f32[300007] dim=0 reverse exclusive"
          "max f32[4,3000,96] dim=1 mask reverse exclusive" "pieces=5|logsumexp f64[3,2000,64] dim=1 exclusive"
          "sum f32[4,3000,64] dim=1 exclusive" "sum f32[2,300000] dim=1 reverse exclusive"
-         "sum f32[2100,2048] dim=1 mask reverse exclusive" "sum f32[2100,1100] dim=1 reverse exclusive")
+         "sum f32[2100,2048] dim=1 mask reverse exclusive" "sum f32[2100,1100] dim=1 reverse exclusive"
+         "sum f32[4001,1001] dim=0 mask" "sum f16[2001,333] dim=0 reverse exclusive" "sum f32[100003,2] dim=0"
+         "sum f16[3,40001] dim=1 mask reverse" "sum i32[2,300005] dim=1 exclusive")
   for tool in memcheck racecheck synccheck; do
     log="$logs/sanitize-$tool.log"
     : > "$log"
