@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
   std::vector<std::pair<GeneratedKernel, CacheKey>> made;
   for (const std::string &s : specs(specCount)) {
     auto spec = parseSpec(s);
-    auto generated = generateKernel(*spec);
+    auto generated = generateKernel(*spec, target);
     CacheKey key = makeCacheKey(currentKeyFields(*generated, target));
     auto t = Clock::now();
     auto stored = loadOrCompile(disk, *generated, target, key);

@@ -5,11 +5,11 @@
 
 namespace scanjit {
 
-llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec) {
+llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Target &target) {
   auto tuning = planTuningFromEnvironment();
   if (!tuning)
     return tuning.takeError();
-  GeneratedKernel g{spec, planKernel(spec, *tuning), ""};
+  GeneratedKernel g{spec, planKernel(spec, *tuning, target), ""};
   if (g.plan.family == KernelFamily::Empty)
     return g;
   auto source = emitKernelSource(spec, g.plan);

@@ -14,8 +14,9 @@ struct GeneratedKernel {
   std::string source; // empty for an Empty plan
 };
 
-/// Plans (with SCANJIT_PLAN_TUNE applied, if set) and emits; never compiles.
-llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec);
+/// Plans for `target`'s arch (with SCANJIT_PLAN_TUNE applied, if set) and
+/// emits; never compiles. The default target is sm_90.
+llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Target &target = {});
 
 /// Compiles generated source for `target`.
 llvm::Expected<CompiledKernel> compileKernel(const GeneratedKernel &generated, const Target &target);

@@ -66,7 +66,7 @@ std::string KernelPlan::toString() const {
   }
   os << "] inner=";
   printDim(os, geometry.inner);
-  os << " entry=" << entry;
+  os << " policy=" << policy << " entry=" << entry;
   return os.str();
 }
 

@@ -62,6 +62,7 @@ struct KernelPlan {
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces)
   bool index64 = false;     // 64-bit index arithmetic needed
+  std::string policy;       // the arch family whose policy values the plan took (ArchPolicy.h)
   std::string entry;        // the kernel's extern "C" name
 
   /// Canonical one-line text: "family=row threads=256 items=8 ...".

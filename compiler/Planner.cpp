@@ -1,4 +1,5 @@
 #include "compiler/Planner.h"
+#include "compiler/ArchPolicy.h"
 #include "compiler/PlannerPolicy.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -116,9 +117,9 @@ bool rowsOnTheGrid(const ScanSpec &spec, const KernelPlan &plan) {
 // Stages for a row plan, any row length and alignment (plan.edges says
 // which pipeline). 0 when the block is too small to pay for them or not
 // even kMinStages fit.
-int bulkStages(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, int maxStages,
-               int budgetBytes) {
-  if (plan.threads < 64)
+int bulkStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan,
+               int maxStages, int budgetBytes) {
+  if (!arch.bulkCopy || plan.threads < 64)
     return 0;
   const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages),
                                            budgetBytes / stageBytes(spec, plan));
@@ -177,8 +178,8 @@ bool smallRegisterTile(const ScanSpec &spec, int items) {
 }
 
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
-void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, int64_t rows, int threads,
-                  int items) {
+void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                  int64_t rows, int threads, int items) {
   plan.family = KernelFamily::RowLookback;
   plan.threads = threads;
   plan.items = items;
@@ -197,12 +198,15 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
                                                     : policy::LookbackPolicy::kPerLane);
   plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
                                 plan.threads / 32);
-  plan.stages = bulkStages(spec, tuning, plan,
+  plan.stages = bulkStages(arch, spec, tuning, plan,
                            lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
                            policy::StagePolicy::kLookbackBudgetBytes);
   plan.edges = plan.edges && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
-  const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) >= policy::LookbackPolicy::kEvictFirstMinBytes;
+  // Evict-first pays only for inputs larger than the L2 (f32[4194304]: 1.77
+  // -> 1.48 of copy without it; f32[16777216], 64 MB: 1.00 with it, 1.03
+  // without; H100, BENCHMARKS.md).
+  const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) > arch.l2Bytes;
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
   plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(threads) * items);
@@ -211,7 +215,7 @@ void planLookback(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &pl
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
 }
 
-void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = rowItems(spec);
   const int64_t tile = int64_t(policy::RowPolicy::kThreads) * plan.items;
@@ -240,7 +244,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
     plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
     plan.edges = !rowsOnTheGrid(spec, plan);
     plan.stages = tuning.stages > 0 || policy::SegmentedPolicy::kStagedByDefault
-                      ? bulkStages(spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes)
+                      ? bulkStages(arch, spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes)
                       : 0;
     if (plan.stages == 0)
       plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
@@ -265,7 +269,7 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t tilesPerRow = ceilDiv(L, int64_t(pick(tuning.threads, policy::LookbackPolicy::kThreads)) * lookbackItems);
   if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
       rows * tilesPerRow <= policy::kMaxGrid) {
-    planLookback(spec, tuning, plan, rows, lookbackThreads, lookbackItems);
+    planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;
   }
   plan.family = KernelFamily::Row;
@@ -282,11 +286,11 @@ void planRow(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   plan.threads = blockFor(pick(tuning.threads, policy::RowPolicy::kThreads));
   const int maxStages = maxRowStages(spec);
   plan.edges = !rowsOnTheGrid(spec, plan);
-  plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
+  plan.stages = bulkStages(arch, spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
     plan.threads = rowThreadsFittingTheRow(L, plan.items, blockFor(policy::StagePolicy::kRowThreads));
-    plan.stages = bulkStages(spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
+    plan.stages = bulkStages(arch, spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
   plan.edges = plan.edges && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
@@ -348,7 +352,8 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 // The stages, panels and pieces with `groups` threads to a column; false
 // (and the plan untouched) when not even a row fits a stage.
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
-bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, bool edges, int groups,
+bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                     bool edges, int groups,
                      int maxRows = policy::ColumnPolicy::kMaxRowsPerStage) {
   const ScanGeometry &g = plan.geometry;
   const int64_t inBytes = dtypeSize(spec.in);
@@ -376,7 +381,7 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
       tuning.rows > 0 ? tuning.rows
                       : std::min<int64_t>(maxRows,
                                           policy::ColumnPolicy::kStageBytes / perRow),
-      (policy::kMaxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
+      (arch.maxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
   if (rows < 1)
     return false;
   plan.edges = edges;
@@ -403,7 +408,7 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
     // registers capped to fit (the prefix window alone took 86 -> 165) but
     // never below kPieceMinRegisters a thread.
     const int bySharedMemory =
-        int(policy::kMaxDynamicSharedBytes / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved));
+        int(arch.sharedBytesPerSm / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved));
     const int byRegisters =
         int(policy::kRegistersPerSm / (int64_t(plan.threads) * policy::ColumnPolicy::kPieceMinRegisters));
     plan.minBlocksPerSm = pick(tuning.occupancy, std::clamp(std::min(bySharedMemory, byRegisters), 1,
@@ -418,19 +423,20 @@ bool fitColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan 
 // of a panel can be bulk-copied (16-byte multiples; the kernel checks the
 // pointers); with few panels, pieces along the scan, 2 threads a column and
 // shorter stages for sums and products.
-void planColumnStages(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
   // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
   // whole words that hold them, each landing at its own place in its word.
   const bool edges = !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
-  if (!fitColumnStages(spec, tuning, plan, edges, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
+  if (!fitColumnStages(arch, spec, tuning, plan, edges, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
     return;
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
-    fitColumnStages(spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups,
+    fitColumnStages(arch, spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups,
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);
 }
 
-void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan, size_t innerIndex) {
+void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                size_t innerIndex) {
   plan.family = KernelFamily::Column;
   plan.geometry.inner = plan.geometry.lines[innerIndex];
   plan.geometry.lines.erase(plan.geometry.lines.begin() + innerIndex);
@@ -449,8 +455,8 @@ void planColumn(const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan
   plan.threads = pick(tuning.threads, plan.threads);
   const int64_t work = threadsFor(plan.vector);
   plan.grid = ceilDiv(work, plan.threads);
-  if (fewColumns)
-    planColumnStages(spec, tuning, plan);
+  if (fewColumns && arch.bulkCopy) // (stages are filled by bulk copies)
+    planColumnStages(arch, spec, tuning, plan);
 }
 
 void planStrided(KernelPlan &plan) {
@@ -458,6 +464,15 @@ void planStrided(KernelPlan &plan) {
   plan.threads = policy::StridedPolicy::kThreads;
   plan.items = policy::StridedPolicy::kItems;
   plan.grid = ceilDiv(plan.geometry.numLines(), plan.threads / 32);
+}
+
+// Occupancy the plan asks for, no more than its arch fits of its blocks by
+// threads and by shared memory (registers are the plan's own choice).
+int fittingMinBlocks(const ArchPolicy &arch, const KernelPlan &plan) {
+  int64_t fit = arch.maxThreadsPerSm / plan.threads;
+  if (plan.sharedBytes > 0)
+    fit = std::min<int64_t>(fit, arch.sharedBytesPerSm / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved));
+  return int(std::clamp<int64_t>(plan.minBlocksPerSm, 1, std::max<int64_t>(fit, 1)));
 }
 
 } // namespace
@@ -488,22 +503,25 @@ ScanGeometry normalizeGeometry(const ScanSpec &spec) {
   return g;
 }
 
-KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning) {
+KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning, const Target &target) {
   KernelPlan plan;
   if (spec.numel() == 0)
     return plan; // family Empty: nothing to launch
+  const ArchPolicy &arch = archPolicy(target);
+  plan.policy = arch.family;
   plan.geometry = normalizeGeometry(spec);
   plan.index64 = needs64BitIndex(spec);
   const auto &lines = plan.geometry.lines;
   auto isUnit = [&](const GeometryDim &d) { return unitStride(d, spec.mask); };
   auto inner = std::find_if(lines.begin(), lines.end(), isUnit);
   if (isUnit(plan.geometry.scan))
-    planRow(spec, tuning, plan);
+    planRow(arch, spec, tuning, plan);
   else if (inner != lines.end())
-    planColumn(spec, tuning, plan, inner - lines.begin());
+    planColumn(arch, spec, tuning, plan, inner - lines.begin());
   else
     planStrided(plan);
   plan.grid = std::min(plan.grid, policy::kMaxGrid);
+  plan.minBlocksPerSm = fittingMinBlocks(arch, plan);
   plan.entry = entryName(spec, plan.family);
   return plan;
 }

@@ -4,6 +4,7 @@
 
 #include "compiler/KernelPlan.h"
 #include "compiler/PlanTuning.h"
+#include "compiler/Target.h"
 
 namespace scanjit {
 
@@ -11,8 +12,9 @@ namespace scanjit {
 /// and separates the scanned dim from the line dims.
 ScanGeometry normalizeGeometry(const ScanSpec &spec);
 
-/// Plans a validated spec. Never fails for a spec that validateSpec accepted.
-/// `tuning` replaces policy choices (for tuning runs; see PlanTuning.h).
-KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning = {});
+/// Plans a validated spec for `target`'s arch family (ArchPolicy.h). Never
+/// fails for a spec that validateSpec accepted. `tuning` replaces policy
+/// choices (for tuning runs; see PlanTuning.h).
+KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning = {}, const Target &target = {});
 
 } // namespace scanjit

@@ -1,7 +1,8 @@
 // Tuning choices of the planner as constexpr data, apart from the logic that
-// applies them (as CUB keeps its policies). Values are first choices for
-// sm_90; the performance work retunes them per arch with the benchmark
-// harness and records how in BENCHMARKS.md.
+// applies them (as CUB keeps its policies). Values were timed on sm_90
+// (H100/H200, BENCHMARKS.md); what differs between archs (bulk copies,
+// shared memory, threads per SM, L2) is in ArchPolicy.cpp's table, which
+// the planner applies over these.
 #pragma once
 
 #include <cstdint>
@@ -89,11 +90,6 @@ struct LookbackPolicy {
   static constexpr int kLargeTileThreads = 384;
   static constexpr int kLargeTileWideThreads = 256; // 8-byte accumulators, or edges plans
   static constexpr int kLargeTileBlocksPerSm = 2;
-  // The evict-first policy pays only when the input is larger than the L2
-  // (sm_90: 50-60 MB): below, f32[1048576] / [4194304] 1.56 / 1.77 ->
-  // 1.38 / 1.48 of copy without it; f32[16777216] (64 MB) 1.00 with it,
-  // 1.03 without (H100, BENCHMARKS.md).
-  static constexpr int64_t kEvictFirstMinBytes = 48ll << 20;
 };
 
 struct SegmentedPolicy {
@@ -170,7 +166,6 @@ struct StridedPolicy {
 
 // Largest grid the planner asks for; kernels loop over the remaining work.
 inline constexpr int64_t kMaxGrid = 2147483647;
-inline constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024; // sm_90's opt-in limit per block
 inline constexpr int64_t kSharedBytesPerBlockReserved = 1024;  // the driver's share of each block's shared memory
 inline constexpr int64_t kRegistersPerSm = 65536;
 

@@ -11,7 +11,7 @@ namespace scanjit {
 KernelReport inspectKernel(const std::string &specText, const std::string &arch) {
   ScanSpec spec = detail::unwrap(parseSpec(specText));
   Target target = detail::unwrap(resolveTarget(arch, arch.empty() ? detail::detectGpuSm() : 0));
-  GeneratedKernel generated = detail::unwrap(generateKernel(spec));
+  GeneratedKernel generated = detail::unwrap(generateKernel(spec, target));
   KernelReport report;
   report.spec = spec.toString();
   report.plan = generated.plan.toString();

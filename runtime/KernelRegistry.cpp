@@ -67,7 +67,7 @@ llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream strea
 }
 
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target) {
-  auto generated = generateKernel(spec);
+  auto generated = generateKernel(spec, target);
   if (!generated)
     return generated.takeError();
   CacheKey key = makeCacheKey(currentKeyFields(*generated, target));

@@ -3,6 +3,7 @@
 #include "tools/Commands.h"
 
 #include "cache/CacheKey.h"
+#include "compiler/ArchPolicy.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/KernelCompiler.h"
 #include "compiler/Nvrtc.h"
@@ -83,12 +84,17 @@ llvm::Error runInspectOrError() {
   auto target = resolveTarget(Arch, Arch.empty() ? detail::detectGpuSm() : 0);
   if (!target)
     return target.takeError();
-  auto generated = generateKernel(*spec);
+  auto generated = generateKernel(*spec, *target);
   if (!generated)
     return generated.takeError();
   llvm::outs() << (What == Emit::Plan || What == Emit::Key ? spec->toString() + "\n" : "");
   if (What == Emit::Plan) {
     llvm::outs() << generated->plan.toString() << "\n";
+    const ArchPolicy &arch = archPolicy(*target);
+    if (!arch.timed && generated->plan.family != KernelFamily::Empty)
+      llvm::outs() << "note: " << arch.family
+                   << " policy values are sm_90's timed ones, fitted to this arch's limits by occupancy "
+                      "arithmetic (compiler/ArchPolicy.cpp); not timed on this arch\n";
     return llvm::Error::success();
   }
   if (What == Emit::Key) {

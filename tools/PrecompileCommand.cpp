@@ -101,7 +101,7 @@ int runPrecompile() {
         fail(llvm::toString(spec.takeError()));
         continue;
       }
-      auto generated = generateKernel(*spec);
+      auto generated = generateKernel(*spec, target);
       if (!generated) {
         fail(llvm::toString(generated.takeError()));
         continue;

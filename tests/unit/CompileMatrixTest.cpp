@@ -139,7 +139,7 @@ TEST(CompileMatrix, EachFamilyCompilesForEveryArchThisNvrtcTargets) {
   forEachOnAllCores(sms.size() * perArch, [&](size_t i) {
     const int sm = sms[i / perArch];
     const char *text = specs[i % perArch];
-    auto generated = generateKernel(scanjit::testing::mustParse(text));
+    auto generated = generateKernel(scanjit::testing::mustParse(text), Target{sm}); // that arch's plan
     std::string problem;
     if (!generated)
       problem = llvm::toString(generated.takeError());

@@ -401,3 +401,38 @@ TEST(Planner, RowTilesStreamThroughSharedMemoryWhenAligned) {
   EXPECT_EQ(plan("sum f32[64,3008] dim=1 mask").stages, 8);
   EXPECT_FALSE(plan("sum f32[64,3008] dim=1 mask").edges);
 }
+
+// Plans follow the target's arch family (compiler/ArchPolicy.cpp).
+TEST(Planner, PlansFollowTheArchFamily) {
+  auto planFor = [](const char *text, int sm) { return planKernel(mustParse(text), {}, Target{sm}); };
+  // No bulk copies before sm_90: no stages, no edges, no shared memory, no
+  // column pipeline; the look-back launches a block per tile.
+  for (int sm : {75, 80, 86, 89}) {
+    for (const char *text : {"sum f32[32768,32768] dim=1", "sum f32[64,3001] dim=1", "sum f32[8,16777216] dim=1",
+                             "sum f32[32768,32768] dim=0", "sum f32[1048576,256] dim=1"}) {
+      KernelPlan p = planFor(text, sm);
+      EXPECT_EQ(p.stages, 0) << text << " sm_" << sm;
+      EXPECT_EQ(p.sharedBytes, 0) << text << " sm_" << sm;
+      EXPECT_FALSE(p.edges) << text << " sm_" << sm;
+      EXPECT_FALSE(p.evictFirst) << text << " sm_" << sm;
+      EXPECT_EQ(p.pieces, 1) << text << " sm_" << sm;
+    }
+    EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", sm).grid, 8 * 16777216 / 4096);
+  }
+  // Occupancy within the arch's threads (sm_75: 1024 an SM) and shared
+  // memory (sm_120: 100 KB an SM) per SM.
+  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 75).minBlocksPerSm, 2);
+  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 80).minBlocksPerSm, 3);
+  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 120).minBlocksPerSm, 2);
+  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 100).minBlocksPerSm, 3);
+  // sm_90 and sm_100 plans differ only in the family they name.
+  for (const char *text : {"sum f32[32768,32768] dim=1", "sum f32[32768,32768] dim=0", "sum f32[64,3001] dim=1"}) {
+    KernelPlan h = planFor(text, 90), b = planFor(text, 100);
+    EXPECT_EQ(h.policy, "sm_90");
+    EXPECT_EQ(b.policy, "sm_100/120");
+    b.policy = h.policy;
+    EXPECT_EQ(h.toString(), b.toString()) << text;
+  }
+  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 86).policy, "sm_80/86/89");
+  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 70).policy, "sm_75"); // older: the oldest row
+}
