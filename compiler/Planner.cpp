@@ -177,9 +177,30 @@ bool smallRegisterTile(const ScanSpec &spec, int items) {
   return accBytes == 4 && items * accBytes <= 32;
 }
 
+// A look-back tile's items and block: small register tiles in blocks of
+// 512 (384 in edges plans); larger tiles in smaller blocks, two an SM
+// within their registers (LookbackPolicy).
+void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
+  items = pick(tuning.items,
+               std::min(rowItems(spec) * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
+  const bool smallTile = smallRegisterTile(spec, items);
+  threads = pick(tuning.threads, smallTile ? (edges ? policy::LookbackPolicy::kEdgesThreads : policy::LookbackPolicy::kThreads)
+                                 : edges || dtypeSize(accumulatorType(spec.in)) > 4
+                                     ? policy::LookbackPolicy::kLargeTileWideThreads
+                                     : policy::LookbackPolicy::kLargeTileThreads);
+}
+
+// Few lines long enough for the look-back (judged on the policy's widest
+// tile, whatever block the plan then takes).
+bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int items) {
+  const int64_t tilesPerRow = ceilDiv(length, int64_t(pick(tuning.threads, policy::LookbackPolicy::kThreads)) * items);
+  return rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
+         rows * tilesPerRow <= policy::kMaxGrid;
+}
+
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
 void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
-                  int64_t rows, int threads, int items) {
+                  int64_t rows, int threads, int items, bool contiguousRows = true) {
   plan.family = KernelFamily::RowLookback;
   plan.threads = threads;
   plan.items = items;
@@ -188,7 +209,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // and products of such tiles fit three (the lean plan).
   const int accBytes = dtypeSize(accumulatorType(spec.in));
   const bool smallTile = smallRegisterTile(spec, plan.items);
-  plan.edges = !rowsOnTheGrid(spec, plan);
+  plan.edges = contiguousRows && !rowsOnTheGrid(spec, plan);
   // (Edges plans need more registers than the lean plan's 40.)
   const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges;
   const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
@@ -198,9 +219,11 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
                                                     : policy::LookbackPolicy::kPerLane);
   plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
                                 plan.threads / 32);
-  plan.stages = bulkStages(arch, spec, tuning, plan,
-                           lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
-                           policy::StagePolicy::kLookbackBudgetBytes);
+  // (Stages hold contiguous rows; strided lines are loaded by each thread.)
+  plan.stages = contiguousRows ? bulkStages(arch, spec, tuning, plan,
+                                            lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
+                                            policy::StagePolicy::kLookbackBudgetBytes)
+                               : 0;
   plan.edges = plan.edges && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   // Evict-first pays only for inputs larger than the L2 (f32[4194304]: 1.77
@@ -253,22 +276,9 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
     return;
   }
-  const int lookbackItems = pick(
-      tuning.items, std::min(plan.items * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
-  // Edges plans of small register tiles, and larger tiles, take smaller
-  // blocks: two an SM, within their registers (LookbackPolicy).
-  const bool edges = !rowsOnTheGrid(spec, plan);
-  const bool smallTile = smallRegisterTile(spec, lookbackItems);
-  const int lookbackThreads =
-      pick(tuning.threads, smallTile ? (edges ? policy::LookbackPolicy::kEdgesThreads : policy::LookbackPolicy::kThreads)
-                           : edges || dtypeSize(accumulatorType(spec.in)) > 4
-                               ? policy::LookbackPolicy::kLargeTileWideThreads
-                               : policy::LookbackPolicy::kLargeTileThreads);
-  // (Whether rows are long enough is judged on the policy's widest tile,
-  // whatever the block the plan then takes.)
-  const int64_t tilesPerRow = ceilDiv(L, int64_t(pick(tuning.threads, policy::LookbackPolicy::kThreads)) * lookbackItems);
-  if (rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
-      rows * tilesPerRow <= policy::kMaxGrid) {
+  int lookbackThreads, lookbackItems;
+  lookbackBlock(spec, tuning, !rowsOnTheGrid(spec, plan), lookbackThreads, lookbackItems);
+  if (lookbackFits(tuning, rows, L, lookbackItems)) {
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;
   }
@@ -459,6 +469,28 @@ void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &
     planColumnStages(arch, spec, tuning, plan);
 }
 
+// Few long lines at a stride: the look-back's tiles, each thread loading
+// its items at the stride (no stages). For columns narrower than
+// ColumnPolicy::kNarrowRowBytes (f32[1048576,2] dim=0), whose panels would
+// leave most threads idle, and views with no contiguous dim (x[::7]),
+// which the strided family gives one warp a line. Neighbouring lines' tiles
+// read the same sectors (through L2).
+bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+  int threads, items;
+  lookbackBlock(spec, tuning, false, threads, items);
+  items = pick(tuning.items, std::min(items, policy::ColumnPolicy::kStridedLineItems));
+  const int64_t rows = plan.geometry.numLines();
+  if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
+    return false;
+  plan.items = items;
+  planLookback(arch, spec, tuning, plan, rows, threads, items, /*contiguousRows=*/false);
+  return true;
+}
+
+bool narrowColumns(const ScanSpec &spec, const GeometryDim &inner) {
+  return inner.size * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) <= policy::ColumnPolicy::kNarrowRowBytes;
+}
+
 void planStrided(KernelPlan &plan) {
   plan.family = KernelFamily::Strided;
   plan.threads = policy::StridedPolicy::kThreads;
@@ -516,10 +548,12 @@ KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning, const Targ
   auto inner = std::find_if(lines.begin(), lines.end(), isUnit);
   if (isUnit(plan.geometry.scan))
     planRow(arch, spec, tuning, plan);
-  else if (inner != lines.end())
-    planColumn(arch, spec, tuning, plan, inner - lines.begin());
-  else
+  else if (inner != lines.end()) {
+    if (!(narrowColumns(spec, *inner) && planLinesByLookback(arch, spec, tuning, plan)))
+      planColumn(arch, spec, tuning, plan, inner - lines.begin());
+  } else if (!planLinesByLookback(arch, spec, tuning, plan)) {
     planStrided(plan);
+  }
   plan.grid = std::min(plan.grid, policy::kMaxGrid);
   plan.minBlocksPerSm = fittingMinBlocks(arch, plan);
   plan.entry = entryName(spec, plan.family);

@@ -107,6 +107,15 @@ struct SegmentedPolicy {
 };
 
 struct ColumnPolicy {
+  // Rows (of the contiguous dim) of at most this many bytes are scanned as
+  // lines of the look-back, each at its stride: f32[1048576,2] dim=0 took
+  // 67x copy in panels of 64 columns holding 2 (BENCHMARKS.md).
+  static constexpr int kNarrowRowBytes = 16;
+  // Such lines (and lines with no contiguous dim) load their items one at a
+  // time at the stride: 4 a thread, not the row family's 8 (H100,
+  // f32[1048576,2] 4.74 -> 3.42 of copy, [4194304,4] 8.50 -> 6.48, f16
+  // [8388608,2] 10.2 -> 5.6; f32[4194304] at stride 2 2.87 -> 3.16).
+  static constexpr int kStridedLineItems = 4;
   static constexpr int kThreads = 256;
   static constexpr int kLoadBytes = 16;       // widest access per thread and step
   static constexpr int kStoreBytes = 32;

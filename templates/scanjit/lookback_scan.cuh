@@ -295,7 +295,8 @@ __device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePl
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any
-// alignment. Thread 0 takes the next ticket once the tile has been read.
+// alignment, and any stride along the scan (narrow columns: each column a
+// line). Thread 0 takes the next ticket once the tile has been read.
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, const u8 *mask,
                                                      typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
@@ -310,20 +311,31 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
   }
   __syncthreads();
   ws.tag = sh.tag;
+  typedef typename P::Scan S;
   for (;;) {
-    const long long id = sh.id;
-    if (id >= tiles) {
+    const long long ticket = sh.id;
+    if (ticket >= tiles) {
       if (threadIdx.x == 0)
-        ws.finish(id, tiles);
+        ws.finish(ticket, tiles);
       return;
     }
+    // Lines at a stride share their sectors with their neighbours: tickets
+    // go round the lines (every line's tile s, then s + 1), so each sector
+    // is read and written whole while in L2 (a line at a time, a column's
+    // partial writes of f32[4194304,4] were evicted before its neighbours'
+    // came: 15x copy). A tile's predecessors in its line still hold earlier
+    // tickets.
+    constexpr long long kLines = P::Lines::kCount;
+    const long long id = S::kIn == 1 ? ticket
+                                     : (ticket % kLines) * LookbackTilePlace<P, Plan>::kTilesPerRow + ticket / kLines;
     const LookbackTilePlace<P, Plan> at(id);
     const Index start = at.start + Index(threadIdx.x) * I;
     typename P::Acc x[I], r[I];
-    load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, Index(P::kLength) - start, x);
+    load_lifted<P, I, S::kIn, S::kMask>(in + at.o.in + start * Index(S::kIn), mask + at.o.mask + start * Index(S::kMask),
+                                        Index(P::kLength) - start, x);
     lookback_tile<P, Plan>(id, at, x, r, ws, sh, buffer,
                            [&] { sh.id = ws.next(); });
-    store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
+    store_converted<P, I, S::kOut>(out + at.o.out + start * Index(S::kOut), Index(P::kLength) - start, r);
   }
 }
 
@@ -553,6 +565,8 @@ __device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, v
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   LookbackWorkspace<typename P::Acc> ws(workspace, kTiles);
   __shared__ LookbackShared<P, Plan> sh;
+  static_assert(Plan::kStages == 0 || (P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1)),
+                "stages hold contiguous rows");
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
     lookback_scan_grid<P, Plan>(in, mask, out, ws, sh, kTiles);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)

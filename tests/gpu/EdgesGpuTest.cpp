@@ -90,8 +90,8 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
       "sum f32[4001,1001] dim=0",          "sum f32[3000,333] dim=0 mask reverse",
       "sum f16[2001,4097] dim=0 exclusive", "max bf16[3001,77] dim=0 mask",
       "sum f64[1001,333] dim=0 reverse",   "sum i32[2001,1001] dim=0 mask reverse exclusive",
-      "logsumexp f32[1500,555] dim=0 mask", "sum f32[100003,2] dim=0",
-      "sum u8[3001,1003] dim=0",           "sum f32[16,1001,33] dim=1 reverse",
+      "logsumexp f32[1500,555] dim=0 mask", "sum u8[3001,1003] dim=0",
+      "sum f32[16,1001,33] dim=1 reverse",
   };
   for (const std::string &s : specs)
     expectEdgesPlan(s, KernelFamily::Column);
@@ -100,6 +100,29 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
     expectCasePasses(s);
     expectCasePasses(s, offsets(1, 3, 0));
     expectCasePasses(s, offsets(3, 1, 2));
+  }
+}
+
+TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
+  SCANJIT_REQUIRE_GPU();
+  // Rows of at most 16 bytes: each column a line of the look-back, loaded
+  // at its stride (no stages), any alignment.
+  const std::vector<std::string> specs = {
+      "sum f32[300001,2] dim=0",           "sum f16[200003,3] dim=0 mask reverse",
+      "max f64[100001,2] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
+      "sum f32[4,100000,3] dim=1",         "sum i32[300000,2] dim=0 reverse",
+      "prod bf16[150001,8] dim=0",         "sum u8[500000,1] dim=0 strides=[7,1]",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
+    EXPECT_EQ(plan.stages, 0) << s;
+  }
+  precompile(specs);
+  for (const std::string &s : specs) {
+    expectCasePasses(s);
+    expectCasePasses(s, offsets(1, 3, 2));
   }
 }
 

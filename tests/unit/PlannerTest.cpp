@@ -436,3 +436,22 @@ TEST(Planner, PlansFollowTheArchFamily) {
   EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 86).policy, "sm_80/86/89");
   EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 70).policy, "sm_75"); // older: the oldest row
 }
+
+// Columns of at most 16 bytes a row, and views with no contiguous dim, are
+// lines of the look-back loaded at their stride (no stages); wider columns
+// and short lines keep their families.
+TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
+  for (const char *text : {"sum f32[1048576,2] dim=0", "sum f16[1048576,8] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
+                           "max f64[100001,2] dim=0 exclusive", "sum f32[4,100000,3] dim=1"}) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
+    EXPECT_EQ(p.stages, 0) << text;
+    EXPECT_FALSE(p.edges) << text;
+    EXPECT_EQ(p.items, 4) << text;
+  }
+  KernelPlan two = plan("sum f32[1048576,2] dim=0");
+  EXPECT_EQ(two.grid, 2 * 1048576 / (512 * 4)); // every tile a block: no stages to loop over
+  EXPECT_EQ(plan("sum f32[1048576,5] dim=0").family, KernelFamily::Column);              // 20 bytes a row
+  EXPECT_EQ(plan("sum f32[1000,2] dim=0").family, KernelFamily::Column);                 // lines too short
+  EXPECT_EQ(plan("max f16[100,200] dim=1 strides=[1,100]").family, KernelFamily::Strided); // likewise
+}
