@@ -102,6 +102,12 @@ const Case kCases[] = {
     {"cliffs", "sum f32[4096,4097] dim=0"},
     {"cliffs", "sum f32[65536,333] dim=0"},
     {"cliffs", "sum f32[1048576,2] dim=0"},
+    {"cliffs", "sum f32[8388608,2] dim=0"},
+    {"cliffs", "sum f32[4194304,4] dim=0"},
+    {"cliffs", "sum f32[4194304] dim=0 strides=[2]"},
+    {"cliffs", "sum f16[8192,4096] dim=0"},
+    {"cliffs", "sum f16[8192,4097] dim=0"},
+    {"cliffs", "sum f32[8192,4097] dim=0 mask"},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
