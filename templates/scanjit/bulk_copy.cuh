@@ -101,25 +101,24 @@ __device__ __forceinline__ void bulk_copy_to_shared(void *dst, const void *src, 
 
 // A run of `n` elements anywhere in memory, to shared `dst` (16-byte
 // aligned) at the run's own place in its first 16-byte word: the whole words
-// holding the run by one bulk copy counted on `bar`, so up to 15 bytes
-// either side are read too. Words are never partly in an allocation
-// (allocations start on 16-byte multiples), except the tensor's last: words
-// from `safe_end` (the start of the tensor's last word) on are not
-// bulk-copied, and the run's elements there are copied by this thread before
-// it returns. Returns the bytes the bulk copy moves, for the caller to expect
-// on `bar` before the phase's last arrival (a transaction count may run
-// below zero until then).
+// holding the run by one bulk copy whose bytes this thread expects on
+// `bar`, so up to 15 bytes either side are read too. Words are never partly
+// in an allocation (allocations start on 16-byte multiples), except the
+// tensor's last: words from `safe_end` (the start of the tensor's last word)
+// on are not bulk-copied, and the run's elements there are copied by this
+// thread (its arrival on `bar`, after, publishes them).
 template <bool kEvictFirst, class T>
-__device__ __forceinline__ unsigned copy_run_as_words(unsigned char *dst, const T *src, unsigned n, u64 safe_end,
-                                                      u64 *bar) {
+__device__ __forceinline__ void copy_run_as_words(unsigned char *dst, const T *src, unsigned n, u64 safe_end,
+                                                  u64 *bar) {
   const u64 begin = reinterpret_cast<u64>(src), end = begin + u64(n) * sizeof(T);
   const u64 lo = begin & ~u64(15);
   const u64 hi = min((end + 15) & ~u64(15), safe_end);
-  if (hi > lo)
+  if (hi > lo) {
+    mbarrier_expect_tx(bar, unsigned(hi - lo));
     bulk_copy_to_shared<kEvictFirst>(dst, reinterpret_cast<const void *>(lo), unsigned(hi - lo), bar);
+  }
   for (u64 at = max(begin, hi); at < end; at += sizeof(T)) // the tensor's last word, rarely
     *reinterpret_cast<T *>(dst + (at - lo)) = *reinterpret_cast<const T *>(at);
-  return hi > lo ? unsigned(hi - lo) : 0u;
 }
 
 // `bytes` (a multiple of 16) from shared `src` to 16-byte aligned global

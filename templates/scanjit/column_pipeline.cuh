@@ -151,24 +151,19 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     if (Plan::kEdges) {
       if (threadIdx.x >= 32)
         return;
-      unsigned bytes = 0;
 #pragma unroll 1
       for (int r = threadIdx.x; r < count; r += 32) {
         const Index row = first + Index(r);
-        bytes += copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes,
-                                                      in + o.in + row * Index(Scan::kIn), unsigned(panel_elems),
-                                                      in_safe_end, &st.full[s]);
+        copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, in + o.in + row * Index(Scan::kIn),
+                                             unsigned(panel_elems), in_safe_end, &st.full[s]);
         if (P::kMask)
-          bytes += copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes,
-                                                        mask + o.mask + row * Index(Scan::kMask),
-                                                        unsigned(panel_elems), mask_safe_end, &st.full[s]);
+          copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes,
+                                               mask + o.mask + row * Index(Scan::kMask), unsigned(panel_elems),
+                                               mask_safe_end, &st.full[s]);
       }
-      // One arrival, expecting every lane's bytes, after every lane's
-      // copies of last words are written.
-      __syncwarp();
-      bytes = __reduce_add_sync(0xffffffffu, bytes);
-      if (threadIdx.x == 0)
-        mbarrier_arrive_expect_tx(&st.full[s], bytes);
+      // Every lane arrives (32 a phase) once its bytes are expected and its
+      // copies of last words written.
+      mbarrier_arrive(&st.full[s]);
       return;
     }
     if (bulk) {
@@ -223,7 +218,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 
   if (threadIdx.x == 0)
     for (int s = 0; s < S; ++s)
-      mbarrier_init(&st.full[s], 1);
+      mbarrier_init(&st.full[s], Plan::kEdges ? 32 : 1);
   if (threadIdx.x == 0)
     mbarrier_init_fence();
   __syncthreads();
