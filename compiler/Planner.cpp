@@ -469,6 +469,27 @@ void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &
     planColumnStages(arch, spec, tuning, plan);
 }
 
+// Narrow columns whose lines the look-back takes a group at a time
+// (ScanLanes in templates/scanjit/lookback_lanes.cuh): the innermost line
+// dim is contiguous, of 2 to 16 lines, and the scan steps over its rows in
+// every tensor. The group's size, else 0.
+int64_t scanLanes(const ScanSpec &spec, const ScanGeometry &g) {
+  if (g.lines.empty())
+    return 0;
+  const GeometryDim &d = g.lines.back();
+  const int64_t c = d.size;
+  const bool lanes = c > 1 && c <= policy::ColumnPolicy::kMaxLanes && d.in == 1 && d.out == 1 && (!spec.mask || d.mask == 1) &&
+                     g.scan.in == c && g.scan.out == c && (!spec.mask || g.scan.mask == c);
+  return lanes ? c : 0;
+}
+
+// Mirrors LanesStage in templates/scanjit/lookback_lanes.cuh: a tile step's
+// rows of a group in, out and mask, each 16-byte aligned.
+int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
+  auto words = [](int64_t bytes) { return (bytes + 15) / 16 * 16; };
+  return words(elems * dtypeSize(spec.in)) + words(elems * dtypeSize(spec.out)) + words(spec.mask ? elems : 16) + 64;
+}
+
 // Few long lines at a stride: the look-back's tiles, each thread loading
 // its items at the stride (no stages). For columns narrower than
 // ColumnPolicy::kNarrowRowBytes (f32[1048576,2] dim=0), whose panels would
@@ -482,13 +503,26 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   const int64_t rows = plan.geometry.numLines();
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;
+  const int64_t lanes = scanLanes(spec, plan.geometry);
+  if (lanes > 1 && !tuning.threads) // the step's rows of every lane fit the stage
+    threads = int(std::clamp<int64_t>(policy::ColumnPolicy::kLanesStageBytes /
+                                          (int64_t(items) * lanes * (dtypeSize(spec.in) + dtypeSize(spec.out))) / 32 * 32,
+                                      64, threads));
   plan.items = items;
   planLookback(arch, spec, tuning, plan, rows, threads, items, /*contiguousRows=*/false);
+  if (lanes > 1) {
+    // A block per tile step of a group of lanes (lookback_lanes.cuh).
+    plan.sharedBytes = lanesSharedBytes(spec, int64_t(threads) * items * lanes);
+    plan.grid = plan.grid / lanes;
+  }
   return true;
 }
 
-bool narrowColumns(const ScanSpec &spec, const GeometryDim &inner) {
-  return inner.size * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) <= policy::ColumnPolicy::kNarrowRowBytes;
+// Rows of at most 16 bytes, or of at most kNarrowRowBytes that the look-back
+// takes a group of lines at a time.
+bool narrowColumns(const ScanSpec &spec, const ScanGeometry &g, const GeometryDim &inner) {
+  const int64_t rowBytes = inner.size * std::max(dtypeSize(spec.in), dtypeSize(spec.out));
+  return rowBytes <= 16 || (rowBytes <= policy::ColumnPolicy::kNarrowRowBytes && scanLanes(spec, g) > 1);
 }
 
 void planStrided(KernelPlan &plan) {
@@ -549,7 +583,7 @@ KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning, const Targ
   if (isUnit(plan.geometry.scan))
     planRow(arch, spec, tuning, plan);
   else if (inner != lines.end()) {
-    if (!(narrowColumns(spec, *inner) && planLinesByLookback(arch, spec, tuning, plan)))
+    if (!(narrowColumns(spec, plan.geometry, *inner) && planLinesByLookback(arch, spec, tuning, plan)))
       planColumn(arch, spec, tuning, plan, inner - lines.begin());
   } else if (!planLinesByLookback(arch, spec, tuning, plan)) {
     planStrided(plan);

@@ -107,14 +107,20 @@ struct SegmentedPolicy {
 };
 
 struct ColumnPolicy {
-  // Rows (of the contiguous dim) of at most this many bytes are scanned as
-  // lines of the look-back, each at its stride: f32[1048576,2] dim=0 took
-  // 67x copy in panels of 64 columns holding 2 (BENCHMARKS.md).
-  static constexpr int kNarrowRowBytes = 16;
-  // Such lines (and lines with no contiguous dim) load their items one at a
-  // time at the stride: 4 a thread, not the row family's 8 (H100,
-  // f32[1048576,2] 4.74 -> 3.42 of copy, [4194304,4] 8.50 -> 6.48, f16
-  // [8388608,2] 10.2 -> 5.6; f32[4194304] at stride 2 2.87 -> 3.16).
+  // Rows (of the contiguous dim) of at most this many bytes and 16 columns
+  // are scanned as lines of the look-back, a block taking a tile step of
+  // all of them through shared memory (lookback_lanes.cuh): f32[1048576,2]
+  // dim=0 took 67x copy in panels of 64 columns holding 2, f32[2097152,8]
+  // 27x (BENCHMARKS.md).
+  static constexpr int kNarrowRowBytes = 64;
+  static constexpr int kMaxLanes = 16;
+  // Such a step's rows of all the group's lines, in and out, in at most
+  // this many bytes of shared memory: wider rows take smaller blocks.
+  static constexpr int kLanesStageBytes = 64 * 1024;
+  // Lines at a stride load 4 items a thread, not the row family's 8 (H100,
+  // one line at a time: f32[1048576,2] 4.74 -> 3.42 of copy, [4194304,4]
+  // 8.50 -> 6.48, f16 [8388608,2] 10.2 -> 5.6; f32[4194304] at stride 2
+  // 2.87 -> 3.16).
   static constexpr int kStridedLineItems = 4;
   static constexpr int kThreads = 256;
   static constexpr int kLoadBytes = 16;       // widest access per thread and step

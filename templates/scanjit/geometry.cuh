@@ -47,6 +47,15 @@ template <class D, class... Rest> struct DimList<D, Rest...> {
   }
 };
 
+// The innermost dim of a DimList (a size-1 Dim when there is none).
+template <class Lines> struct LastDim {
+  typedef Dim<1, 0, 0, 0> type;
+};
+template <class D> struct LastDim<DimList<D>> {
+  typedef D type;
+};
+template <class D, class E, class... Rest> struct LastDim<DimList<D, E, Rest...>> : LastDim<DimList<E, Rest...>> {};
+
 template <class Index, class Lines>
 __device__ __forceinline__ Offsets<Index> line_offsets(Index line) {
   Offsets<Index> o = {0, 0, 0};

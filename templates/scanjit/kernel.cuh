@@ -2,7 +2,7 @@
 #pragma once
 
 #include "scanjit/column_scan.cuh"
-#include "scanjit/lookback_scan.cuh"
+#include "scanjit/lookback_kernel.cuh"
 #include "scanjit/row_scan.cuh"
 #include "scanjit/segmented_scan.cuh"
 #include "scanjit/strided_scan.cuh"

@@ -558,21 +558,4 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   }
 }
 
-template <class P, class Plan>
-__device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, void *out_, void *workspace) {
-  constexpr long long kTiles = lookback_tiles<P, Plan>();
-  const typename P::In *in = static_cast<const typename P::In *>(in_);
-  typename P::Out *out = static_cast<typename P::Out *>(out_);
-  LookbackWorkspace<typename P::Acc> ws(workspace, kTiles);
-  __shared__ LookbackShared<P, Plan> sh;
-  static_assert(Plan::kStages == 0 || (P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1)),
-                "stages hold contiguous rows");
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
-    lookback_scan_grid<P, Plan>(in, mask, out, ws, sh, kTiles);
-  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
-    lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, kTiles, bulk_inputs_aligned<P>(in, mask));
-  else
-    lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, kTiles);
-}
-
 } // namespace scanjit

@@ -105,13 +105,18 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
 
 TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   SCANJIT_REQUIRE_GPU();
-  // Rows of at most 16 bytes: each column a line of the look-back, loaded
-  // at its stride (no stages), any alignment.
+  // Rows of at most 16 bytes: each column a line of the look-back, a block
+  // loading a tile step of all of a group's columns together through
+  // shared memory (lookback_lanes.cuh); views with no contiguous dim load
+  // at their stride. No stages, any alignment.
   const std::vector<std::string> specs = {
       "sum f32[300001,2] dim=0",           "sum f16[200003,3] dim=0 mask reverse",
       "max f64[100001,2] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
       "sum f32[4,100000,3] dim=1",         "sum i32[300000,2] dim=0 reverse",
       "prod bf16[150001,8] dim=0",         "sum u8[500000,1] dim=0 strides=[7,1]",
+      "max u8[100000,16] dim=0 reverse exclusive", "sum f32[200000,4] dim=0 mask exclusive",
+      "sum f32[100000,8] dim=0 mask reverse",   "logsumexp f32[60000,16] dim=0 exclusive",
+      "sum f64[80000,8] dim=0",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;

@@ -449,9 +449,18 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
     EXPECT_FALSE(p.edges) << text;
     EXPECT_EQ(p.items, 4) << text;
   }
+  // Narrow columns: a block per tile step of every column (lookback_lanes.cuh),
+  // the step's rows in shared memory.
   KernelPlan two = plan("sum f32[1048576,2] dim=0");
-  EXPECT_EQ(two.grid, 2 * 1048576 / (512 * 4)); // every tile a block: no stages to loop over
-  EXPECT_EQ(plan("sum f32[1048576,5] dim=0").family, KernelFamily::Column);              // 20 bytes a row
+  EXPECT_EQ(two.grid, 1048576 / (512 * 4));
+  EXPECT_EQ(two.sharedBytes, 2 * (2048 * 2 * 4) + 16 + 64);
+  KernelPlan sixteen = plan("sum f32[1048576,16] dim=0"); // 64-byte rows: 128-thread blocks, 64 KB of rows
+  EXPECT_EQ(sixteen.family, KernelFamily::RowLookback);
+  EXPECT_EQ(sixteen.threads, 128);
+  EXPECT_EQ(sixteen.sharedBytes, 2 * (512 * 16 * 4) + 16 + 64);
+  EXPECT_EQ(plan("sum f32[1048576,17] dim=0").family, KernelFamily::Column);             // 17 columns
+  EXPECT_EQ(plan("sum f16[1048576,32] dim=0").family, KernelFamily::Column);             // 32 columns
+  EXPECT_EQ(plan("sum f32[4194304] dim=0 strides=[2]").sharedBytes, 0);                 // no lanes: at the stride
   EXPECT_EQ(plan("sum f32[1000,2] dim=0").family, KernelFamily::Column);                 // lines too short
   EXPECT_EQ(plan("max f16[100,200] dim=1 strides=[1,100]").family, KernelFamily::Strided); // likewise
 }

@@ -1,0 +1,130 @@
+// Look-back over narrow columns: the lines are the kLanes columns of
+// contiguous rows of at most 16 bytes (f32[1048576,2] dim=0). A block takes
+// a ticket for one tile step of a group of kLanes lines, loads the rows the
+// step covers in all of them with coalesced loads into shared memory, then
+// scans each line's tile from there (its items a stride apart) and chains it
+// by the same look-back as any tile, and stores the rows back coalesced.
+// Each sector is read and written once, whole.
+#pragma once
+
+#include "scanjit/lookback_scan.cuh"
+
+namespace scanjit {
+
+// Whether P's lines are narrow columns: the innermost line dim is
+// contiguous, of 2 to 16 lines, and the scan steps over exactly its rows in
+// every tensor (the planner's scanLanes).
+template <class P> struct ScanLanes {
+  typedef typename LastDim<typename P::Lines>::type D;
+  static constexpr long long kLanes = D::kSize;
+  static constexpr bool value = kLanes > 1 && kLanes <= 16 && D::kIn == 1 && D::kOut == 1 &&
+                                (!P::kMask || D::kMask == 1) && P::Scan::kIn == kLanes &&
+                                P::Scan::kOut == kLanes && (!P::kMask || P::Scan::kMask == kLanes);
+};
+
+// A tile step's rows of a group of lines, in memory order. Mirrored by
+// lanesSharedBytes() in compiler/Planner.cpp.
+template <class P, long long kElems> struct LanesStage {
+  alignas(16) typename P::In in[kElems];
+  alignas(16) typename P::Out out[kElems];
+  alignas(16) u8 mask[P::kMask ? kElems : 16];
+};
+
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                                    LookbackWorkspace<typename P::Acc> &ws,
+                                                    LookbackShared<P, Plan> &sh) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef typename P::In In;
+  typedef LookbackTilePlace<P, Plan> Place;
+  constexpr int T = Plan::kThreads, I = Plan::kItems;
+  constexpr int C = int(ScanLanes<P>::kLanes);
+  constexpr long long kGroups = P::Lines::kCount / C;
+  constexpr long long kTickets = kGroups * Place::kTilesPerRow; // a tile step of a group each
+  constexpr int kPerThread = I * C;                               // elements a thread moves
+  constexpr int kBatch = kPerThread < 8 ? kPerThread : 8;
+  typedef LanesStage<P, Place::kTile * C> Stage;
+  Stage &st = dynamic_stages<Stage, Plan>();
+  int buffer = 0;
+  if (threadIdx.x == 0) {
+    ws.read_tag();
+    sh.id = ws.next();
+    sh.tag = ws.tag;
+  }
+  __syncthreads();
+  ws.tag = sh.tag;
+  for (;;) {
+    // Tickets go round the groups (every group's step s, then s + 1): a
+    // tile's predecessors in its line hold earlier tickets.
+    const long long ticket = sh.id;
+    if (ticket >= kTickets) {
+      if (threadIdx.x == 0)
+        ws.finish(ticket, kTickets);
+      return;
+    }
+    const long long group = ticket % kGroups, step = ticket / kGroups;
+    const long long first_id = group * C * Place::kTilesPerRow + step; // lane 0's tile
+    const Place at0(first_id);
+    const int rows = at0.elems();
+    const int n = rows * C;
+    const Offsets<Index> o = line_offsets<Index, typename P::Lines>(Index(group * C));
+    const Index base_in = o.in + at0.start * Index(C), base_mask = o.mask + at0.start * Index(C);
+    // kBatch loads a thread in flight before their stores (more spilled).
+#pragma unroll
+    for (int k0 = 0; k0 < kPerThread; k0 += kBatch) {
+      In v[kBatch];
+      u8 m[kBatch];
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        const int e = int(threadIdx.x) + (k0 + k) * T;
+        if (k0 + k < kPerThread && e < n) {
+          v[k] = in[base_in + e];
+          if (P::kMask)
+            m[k] = mask[base_mask + e];
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        const int e = int(threadIdx.x) + (k0 + k) * T;
+        if (k0 + k < kPerThread && e < n) {
+          st.in[e] = v[k];
+          if (P::kMask)
+            st.mask[e] = m[k];
+        }
+      }
+    }
+    __syncthreads();
+#pragma unroll 1
+    for (int c = 0; c < C; ++c) {
+      Acc x[I], r[I];
+#pragma unroll
+      for (int j = 0; j < I; ++j) {
+        const int row = int(threadIdx.x) * I + j, e = row * C + c;
+        x[j] = row < rows && (!P::kMask || st.mask[e] != 0) ? Convert<In>::template load<Acc>(st.in[e])
+                                                             : P::Op::identity();
+      }
+      const long long id = first_id + c * Place::kTilesPerRow;
+      lookback_tile<P, Plan>(id, Place(id), x, r, ws, sh, buffer, [&] {
+        if (c == C - 1)
+          sh.id = ws.next();
+      });
+#pragma unroll
+      for (int j = 0; j < I; ++j) {
+        const int row = int(threadIdx.x) * I + j;
+        if (row < rows)
+          st.out[row * C + c] = Convert<typename P::Out>::store(r[j]);
+      }
+    }
+    __syncthreads();
+    const Index base_out = o.out + at0.start * Index(C);
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+      const int e = int(threadIdx.x) + k * T;
+      if (e < n)
+        out[base_out + e] = st.out[e];
+    }
+  }
+}
+
+} // namespace scanjit
