@@ -47,13 +47,7 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, co
   typedef LanesStage<P, Place::kTile * C> Stage;
   Stage &st = dynamic_stages<Stage, Plan>();
   int buffer = 0;
-  if (threadIdx.x == 0) {
-    ws.read_tag();
-    sh.id = ws.next();
-    sh.tag = ws.tag;
-  }
-  __syncthreads();
-  ws.tag = sh.tag;
+  ws.begin_shared(sh.id, sh.tag);
   for (;;) {
     // Tickets go round the groups (every group's step s, then s + 1): a
     // tile's predecessors in its line hold earlier tickets.

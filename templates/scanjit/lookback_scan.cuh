@@ -90,6 +90,18 @@ template <class Acc> struct LookbackWorkspace {
     tag = shared_tag;
     return first;
   }
+  // Every thread, at the block's start: as begin(), the first ticket
+  // shared through `shared_ticket` (for blocks that read their ticket
+  // from shared memory at the top of each tile).
+  __device__ __forceinline__ void begin_shared(long long &shared_ticket, unsigned &shared_tag) {
+    if (threadIdx.x == 0) {
+      read_tag();
+      shared_ticket = next();
+      shared_tag = tag;
+    }
+    __syncthreads();
+    tag = shared_tag;
+  }
   // Thread 0: the block's next ticket, a tile (past the last: none).
   __device__ __forceinline__ long long next() { return (long long)atomicAdd(counter, 1ULL); }
   // Thread 0, on drawing a ticket past the last tile: the launch's very last
@@ -304,13 +316,7 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
   typedef typename P::Index Index;
   constexpr int I = Plan::kItems;
   int buffer = 0;
-  if (threadIdx.x == 0) {
-    ws.read_tag();
-    sh.id = ws.next();
-    sh.tag = ws.tag;
-  }
-  __syncthreads();
-  ws.tag = sh.tag;
+  ws.begin_shared(sh.id, sh.tag);
   typedef typename P::Scan S;
   for (;;) {
     const long long ticket = sh.id;
