@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(cmake ninja-build g++ python3 python3-pip llvm-14-dev llvm-14-tools libgtest-dev zlib1g-dev libtinfo-dev)
+apt_packages=(cmake ninja-build g++ python3 python3-pip python3-venv llvm-14-dev llvm-14-tools libgtest-dev zlib1g-dev libtinfo-dev)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -30,4 +30,11 @@ if [ ! -x "$cuda_root/bin/nvdisasm" ] && ! command -v nvdisasm >/dev/null && [ !
   python3 -m pip install -q --disable-pip-version-check --target .tools/python "nvidia-cuda-nvdisasm>=13.0,<14" \
     || echo "setup: warning: nvdisasm unavailable; --emit sass and its lit test will be skipped" >&2
 fi
+# The Python package's build and test tools, in the project's .venv (ignored
+# by git): nanobind and scikit-build-core build it, pytest and numpy test it.
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv for the Python package"
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check "nanobind>=2.0" "scikit-build-core>=0.10" pytest numpy
 echo "setup: ok"

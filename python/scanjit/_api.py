@@ -1,0 +1,139 @@
+"""The scans, specs, kernels and inspection, over the C++ runtime."""
+from . import _core
+from ._arrays import allocate_like, current_stream, describe
+from ._core import InvalidArgument, Unsupported
+
+_OPS = ("sum", "prod", "max", "min", "logsumexp")
+_INTS = ("u8", "i8", "i16", "i32", "i64", "bool")
+_DTYPE_NAMES = {  # what dtype= accepts besides scanjit's own names
+    "float16": "f16", "half": "f16", "bfloat16": "bf16", "float32": "f32", "float": "f32", "float64": "f64",
+    "double": "f64", "uint8": "u8", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "long": "i64",
+}
+
+
+def _dtype_name(dtype) -> str:
+    """dtype= as scanjit's name: 'f32', 'float32', torch.float32, numpy/CuPy dtypes."""
+    text = str(dtype).replace("torch.", "")
+    if text in _DTYPE_NAMES.values():
+        return text
+    if text in _DTYPE_NAMES:
+        return _DTYPE_NAMES[text]
+    if text == "bool":
+        return "bool"
+    raise Unsupported(f"dtype={dtype!r} is not one of {', '.join(sorted(set(_DTYPE_NAMES.values())))}")
+
+
+def _default_out_dtype(op: str, in_dtype: str) -> str:
+    # torch's rules: integer and bool sums and products accumulate in int64.
+    if op in ("sum", "prod") and in_dtype in _INTS:
+        return "i64"
+    return in_dtype
+
+
+def _normalize_dim(dim: int, rank: int) -> int:
+    if not isinstance(dim, int):
+        raise InvalidArgument(f"dim={dim!r} is not an int")
+    lo, hi = (-rank, rank - 1) if rank else (-1, 0)
+    if not lo <= dim <= hi:
+        raise InvalidArgument(f"dim={dim} is out of range for a tensor of {rank} dims ([{lo}, {hi}])")
+    return dim + rank if dim < 0 else dim
+
+
+def _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, allocate):
+    if op not in _OPS:
+        raise InvalidArgument(f"op={op!r} is not one of {', '.join(_OPS)}")
+    xd = describe(x, "x")
+    dim = _normalize_dim(dim, len(xd.sizes))
+    md = describe(mask, "mask") if mask is not None else None
+    want = _dtype_name(dtype) if dtype is not None else None
+    if out is None:
+        out_dtype = want or _default_out_dtype(op, xd.dtype)
+        out = allocate_like(x, xd.sizes, out_dtype) if allocate else None
+        od = describe(out, "out") if out is not None else xd._replace(dtype=out_dtype)
+    else:
+        od = describe(out, "out")
+        if want is not None and want != od.dtype:
+            raise InvalidArgument(f"dtype={dtype!r} but out has dtype {od.dtype}")
+    return out, xd, dim, md, od
+
+
+def scan(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
+    """Scans x along dim with op (sum, prod, max, min, logsumexp) into out (allocated by x's framework
+    when None) on `stream` (default: the framework's current stream); returns out."""
+    out, xd, dim, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, True)
+    _core.scan(op, od.core(), xd.core(), dim, md.core() if md else None, bool(reverse), bool(exclusive),
+               current_stream(x, stream))
+    return out
+
+
+def _op(name, doc):
+    def fn(x, dim, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
+        return scan(name, x, dim, reverse=reverse, exclusive=exclusive, mask=mask, out=out, dtype=dtype,
+                    stream=stream)
+    fn.__doc__ = doc + " Keywords as scan()."
+    return fn
+
+
+cumsum = _op("sum", "Cumulative sum of x along dim.")
+cumprod = _op("prod", "Cumulative product of x along dim.")
+cummax = _op("max", "Running maximum of x along dim (NaN propagates).")
+cummin = _op("min", "Running minimum of x along dim (NaN propagates).")
+logcumsumexp = _op("logsumexp", "log(cumsum(exp(x))) along dim, computed stably.")
+
+
+def spec_for(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None) -> str:
+    """The canonical spec of a scan of these arrays (their dtypes, sizes and strides); allocates nothing."""
+    _, xd, dim, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, False)
+    if out is None:  # the output a scan would allocate: contiguous
+        strides, step = [], 1
+        for s in reversed(xd.sizes):
+            strides.append(step)
+            step *= max(s, 1)
+        od = od._replace(strides=tuple(reversed(strides)))
+    return _core.spec_for(op, od.core(), xd.core(), dim, md.core() if md else None, bool(reverse),
+                          bool(exclusive))
+
+
+class Kernel:
+    """A compiled, loaded kernel for one spec: launch() it on arrays laid out as the spec says."""
+
+    def __init__(self, core_kernel):
+        self._k = core_kernel
+
+    spec = property(lambda self: self._k.spec, doc="canonical spec text")
+    plan = property(lambda self: self._k.plan, doc="canonical plan text")
+    entry = property(lambda self: self._k.entry, doc="the kernel's name")
+
+    def launch(self, out, x, mask=None, stream=None):
+        """Queues the scan of x into out on `stream` (default: x's framework's current stream)."""
+        self._k.launch(describe(out, "out").data, describe(x, "x").data,
+                       describe(mask, "mask").data if mask is not None else 0, current_stream(x, stream))
+
+    def __repr__(self):
+        return f"<scanjit.Kernel {self.spec!r}>"
+
+
+def prepare(spec: str) -> Kernel:
+    """Compiles (or finds in the memory and disk caches) and loads the kernel of a spec."""
+    return Kernel(_core.prepare(spec))
+
+
+_RESOURCES = ("registers", "spill_stores", "spill_loads", "shared_bytes", "dynamic_shared_bytes", "compile_ms")
+
+
+def inspect(spec: str, emit: str = "plan", arch: str = None):
+    """What scanjit generates for a spec, without a GPU: emit="plan" (text), "source", "ptx" (text), or
+    "resources" (a dict of registers, spills, shared memory and compile time). arch: "sm_90", ...;
+    default $SCANJIT_ARCH, else the GPU present, else sm_90."""
+    if emit not in ("plan", "source", "ptx", "resources"):
+        raise InvalidArgument(f"emit={emit!r} is not one of plan, source, ptx, resources "
+                              "(SASS and cache keys: the `scanjit inspect` command)")
+    report = _core.inspect_kernel(spec, arch or "")
+    if emit == "resources":
+        return {k: report[k] for k in ("arch", "entry") + _RESOURCES}
+    return report[emit]
+
+
+def cache_stats() -> dict:
+    """Kernels found in memory, loaded from the disk cache, and compiled, in this process."""
+    return _core.runtime_stats()

@@ -1,0 +1,122 @@
+"""The package on a GPU: every op against a float64 torch reference over dtypes,
+flags and layouts (permuted, sliced, expanded, strided out), CuPy arrays, and
+streams. Skipped without a GPU or without torch."""
+import pytest
+import scanjit
+from conftest import requires_gpu
+
+torch = pytest.importorskip("torch")
+pytestmark = requires_gpu
+
+OPS = ("sum", "prod", "max", "min", "logsumexp")
+IDENTITY = {"sum": 0.0, "prod": 1.0, "max": float("-inf"), "min": float("inf"), "logsumexp": float("-inf")}
+
+
+def reference(op, x, dim, reverse=False, exclusive=False, mask=None):
+    """The scan in float64 with torch: masked elements are the identity."""
+    v = x.double()
+    if mask is not None:
+        v = torch.where(mask, v, torch.full_like(v, IDENTITY[op]))
+    if reverse:
+        v = v.flip(dim)
+    if exclusive:
+        pad = torch.full_like(v.narrow(dim, 0, 1), IDENTITY[op])
+        v = torch.cat([pad, v.narrow(dim, 0, v.shape[dim] - 1)], dim)
+    r = {"sum": lambda: torch.cumsum(v, dim), "prod": lambda: torch.cumprod(v, dim),
+         "max": lambda: torch.cummax(v, dim).values, "min": lambda: torch.cummin(v, dim).values,
+         "logsumexp": lambda: torch.logcumsumexp(v, dim)}[op]()
+    return r.flip(dim) if reverse else r
+
+
+def inputs(op, shape, dtype):
+    g = torch.Generator(device="cuda").manual_seed(7)
+    if dtype.is_floating_point:
+        lo, hi = (0.5, 1.5) if op == "prod" else (-1.0, 1.0)
+        return (torch.rand(shape, generator=g, device="cuda") * (hi - lo) + lo).to(dtype)
+    return torch.randint(-3 if op != "prod" else 1, 4, shape, generator=g, device="cuda", dtype=dtype)
+
+
+def check(op, y, x, dim, **flags):
+    want = reference(op, x, dim, **flags)
+    tol = {torch.float16: 2e-2, torch.bfloat16: 8e-2, torch.float32: 1e-4}.get(x.dtype, 1e-9)
+    assert y.shape == x.shape
+    torch.testing.assert_close(y.double(), want.to(y.dtype).double() if not y.dtype.is_floating_point else want,
+                               rtol=tol, atol=tol * max(1.0, x.shape[dim] ** 0.5), equal_nan=True)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.float64, torch.int32])
+@pytest.mark.parametrize("reverse,exclusive,masked", [(False, False, False), (True, False, True), (False, True, True),
+                                                     (True, True, False)])
+def test_ops_dtypes_flags(op, dtype, reverse, exclusive, masked):
+    if op == "logsumexp" and not dtype.is_floating_point:
+        pytest.skip("logcumsumexp is for floating types")
+    x = inputs(op, (37, 1001), dtype)
+    mask = torch.rand(x.shape, device="cuda") > 0.5 if masked else None
+    y = scanjit.scan(op, x, 1, reverse=reverse, exclusive=exclusive, mask=mask)
+    check(op, y, x, 1, reverse=reverse, exclusive=exclusive, mask=mask)
+
+
+@pytest.mark.parametrize("layout", ["permuted", "sliced", "expanded", "strided_out", "dim0", "narrow_columns"])
+def test_layouts(layout):
+    base = inputs("sum", (300, 257), torch.float32)
+    out = None
+    dim = 1
+    if layout == "permuted":
+        x = base.t()
+    elif layout == "sliced":
+        x = base[:, 1:]
+    elif layout == "expanded":
+        x = base[:1].expand(300, 257)
+    elif layout == "dim0":
+        x, dim = base, 0
+    elif layout == "narrow_columns":
+        x, dim = inputs("sum", (100003, 2), torch.float32), 0
+    else:
+        x = base
+        out = torch.empty(257, 300, device="cuda").t()
+    y = scanjit.cumsum(x, dim, out=out)
+    assert out is None or y is out
+    check("sum", y, x, dim)
+
+
+def test_integer_sums_are_int64_like_torch():
+    x = inputs("sum", (4, 1000), torch.int32)
+    y = scanjit.cumsum(x, 1)
+    assert y.dtype == torch.int64
+    assert torch.equal(y, torch.cumsum(x, 1))
+
+
+def test_runs_on_the_current_stream():
+    x = inputs("sum", (64, 4096), torch.float32)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        y = scanjit.cumsum(x, 1)
+    s.synchronize()
+    check("sum", y, x, 1)
+
+
+def test_prepared_kernel_launches_on_arrays():
+    x = inputs("sum", (64, 4096), torch.float32)
+    k = scanjit.prepare(scanjit.spec_for("sum", x, 1))
+    y = torch.empty_like(x)
+    k.launch(y, x)
+    check("sum", y, x, 1)
+    assert k.spec == "sum f32[64,4096] dim=1" and k.plan.startswith("family=")
+
+
+def test_bad_outputs_change_nothing():
+    x = inputs("sum", (8, 100), torch.float32)
+    out = torch.full((8, 99), 7.0, device="cuda")
+    with pytest.raises(scanjit.Error):
+        scanjit.cumsum(x, 1, out=out)
+    assert torch.all(out == 7.0)
+
+
+def test_cupy_arrays():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.random.rand(50, 3001, dtype=cupy.float32)
+    y = scanjit.cumsum(x, 1, reverse=True)
+    assert isinstance(y, cupy.ndarray)
+    want = cupy.flip(cupy.cumsum(cupy.flip(x.astype(cupy.float64), 1), 1), 1)
+    assert float(cupy.max(cupy.abs(y - want))) < 1e-3

@@ -1,0 +1,94 @@
+"""The package without a GPU: import, specs from strides, inspection, and every
+error path that needs no device."""
+import pytest
+import scanjit
+from conftest import FakeCudaArray
+
+
+def test_import_and_errors_hierarchy():
+    assert scanjit.__version__
+    for name in ("InvalidSpec", "Unsupported", "InvalidArgument", "CompileFailed", "NoDriver", "NoDevice",
+                 "DriverError", "CacheError", "Internal"):
+        cls = getattr(scanjit, name)
+        assert issubclass(cls, scanjit.Error) and cls is not scanjit.Error
+    assert issubclass(scanjit.Error, RuntimeError)
+
+
+def test_spec_from_contiguous_and_strided_views(fake):
+    assert scanjit.spec_for("sum", fake((64, 3001)), 1) == "sum f32[64,3001] dim=1"
+    # a transposed view: byte strides (4, 400) are element strides [1,100]
+    assert scanjit.spec_for("sum", fake((100, 200), strides=(4, 400)), 1) == "sum f32[100,200] dim=1 strides=[1,100]"
+    # a slice one element in keeps its row stride; negative dims count from the end
+    spec = scanjit.spec_for("max", fake((32768, 32767), strides=(32768 * 4, 4)), -1, exclusive=True)
+    assert spec == "max f32[32768,32767] dim=1 strides=[32768,1] exclusive"
+
+
+def test_spec_flags_mask_and_dtypes(fake):
+    spec = scanjit.spec_for("sum", fake((8, 5), "<i4"), 1, reverse=True, exclusive=True, mask=fake((8, 5), "|b1"))
+    assert spec == "sum i32[8,5] dim=1 mask reverse exclusive"  # i32 sums to i64, the default
+    assert scanjit.spec_for("logsumexp", fake((4, 4), "<f2"), 0) == "logsumexp f16[4,4] dim=0"
+    assert scanjit.spec_for("sum", fake((4, 4)), 0, dtype="float64") == "sum f32[4,4] dim=0 out=f64"
+    assert scanjit.spec_for("sum", fake((4, 4), "<i4"), 0, dtype="i32") == "sum i32[4,4] dim=0 out=i32"
+
+
+def test_spec_errors_name_what_is_wrong(fake):
+    with pytest.raises(scanjit.InvalidArgument, match="dim=2 is out of range"):
+        scanjit.spec_for("sum", fake((4, 4)), 2)
+    with pytest.raises(scanjit.InvalidArgument, match="op='mean'"):
+        scanjit.spec_for("mean", fake((4, 4)), 0)
+    with pytest.raises(scanjit.Unsupported, match="typestr '<c8'"):
+        scanjit.spec_for("sum", fake((4, 4), "<c8"), 0)
+    with pytest.raises(scanjit.InvalidArgument, match="not whole 4-byte elements"):
+        scanjit.spec_for("sum", fake((4, 4), strides=(16, 2)), 0)
+    with pytest.raises(scanjit.Unsupported, match="dtype='complex64'"):
+        scanjit.spec_for("sum", fake((4, 4)), 0, dtype="complex64")
+    with pytest.raises(scanjit.Error, match="mask"):
+        scanjit.spec_for("sum", fake((4, 4)), 0, mask=fake((4, 5), "|b1"))
+
+
+def test_host_arrays_are_refused():
+    np = pytest.importorskip("numpy")
+    with pytest.raises(scanjit.InvalidArgument, match="numpy.ndarray is not a CUDA array"):
+        scanjit.cumsum(np.zeros((3, 4), dtype=np.float32), 1)
+
+
+def test_torch_cpu_tensor_is_refused():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(scanjit.InvalidArgument, match="x is on cpu"):
+        scanjit.cumsum(torch.zeros(3, 4), 1)
+
+
+def test_outputs_are_allocated_only_by_known_frameworks(fake):
+    with pytest.raises(scanjit.InvalidArgument, match="pass out="):
+        scanjit.cumsum(fake((4, 4)), 1)
+
+
+def test_inspect_plan_source_ptx_resources():
+    plan = scanjit.inspect("sum f32[32768,32768] dim=1")
+    assert plan.startswith("family=row ") and "policy=sm_90" in plan
+    assert "policy=sm_80/86/89" in scanjit.inspect("sum f32[32768,32768] dim=1", arch="sm_80")
+    assert "scanjit_row_sum_f32_f32" in scanjit.inspect("sum f32[64,3001] dim=1", "source")
+    assert ".entry scanjit_row_sum_f32_f32" in scanjit.inspect("sum f32[64,3001] dim=1", "ptx")
+    res = scanjit.inspect("sum f32[64,3001] dim=1", "resources")
+    assert res["arch"] == "sm_90" and res["registers"] > 0 and res["spill_stores"] == 0
+
+
+def test_inspect_errors():
+    with pytest.raises(scanjit.InvalidSpec, match="expected a bracketed list"):
+        scanjit.inspect("sum f32[2,2 dim=1")
+    with pytest.raises(scanjit.InvalidArgument, match="emit='sass'"):
+        scanjit.inspect("sum f32[4] dim=0", "sass")
+    with pytest.raises(scanjit.Error, match="sm_12345"):
+        scanjit.inspect("sum f32[4] dim=0", arch="sm_12345")
+
+
+@pytest.mark.skipif(scanjit.gpu_available(), reason="checks the no-GPU path")
+def test_without_a_gpu_launching_says_why(fake):
+    with pytest.raises((scanjit.NoDriver, scanjit.NoDevice), match="CUDA driver|GPU"):
+        scanjit.prepare("sum f32[4] dim=0")
+    assert scanjit.gpu_unavailable_reason()
+
+
+def test_cache_stats_count_this_process():
+    stats = scanjit.cache_stats()
+    assert set(stats) == {"memory_hits", "disk_hits", "compiles"}
