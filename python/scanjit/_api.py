@@ -57,12 +57,31 @@ def _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, allocate):
     return out, xd, dim, md, od
 
 
+# Kernels by everything a spec is made of but the pointers, so a repeated call
+# skips building and looking up its spec text.
+_KERNELS = {}
+_MAX_KERNELS = 4096
+
+
+def _kernel_for(op, od, xd, dim, md, reverse, exclusive):
+    key = (op, od.dtype, od.sizes, od.strides, xd.dtype, xd.sizes, xd.strides,
+           (md.dtype, md.sizes, md.strides) if md else None, dim, reverse, exclusive)
+    kernel = _KERNELS.get(key)
+    if kernel is None:
+        spec = _core.spec_for(op, od.core(), xd.core(), dim, md.core() if md else None, reverse, exclusive)
+        kernel = _core.prepare(spec)
+        if len(_KERNELS) >= _MAX_KERNELS:
+            _KERNELS.clear()
+        _KERNELS[key] = kernel
+    return kernel
+
+
 def scan(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
     """Scans x along dim with op (sum, prod, max, min, logsumexp) into out (allocated by x's framework
     when None) on `stream` (default: the framework's current stream); returns out."""
     out, xd, dim, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, True)
-    _core.scan(op, od.core(), xd.core(), dim, md.core() if md else None, bool(reverse), bool(exclusive),
-               current_stream(x, stream))
+    kernel = _kernel_for(op, od, xd, dim, md, bool(reverse), bool(exclusive))
+    kernel.launch(od.data, xd.data, md.data if md else 0, current_stream(x, stream))
     return out
 
 

@@ -1,0 +1,53 @@
+"""Per-call cost of scanjit from Python against torch.cumsum, in one process
+(issue 17, point 6). Run on a GPU machine with the package installed:
+
+    python3 bench/python_overhead.py
+
+f32[16,1024] dim=1: the GPU time is a few µs, so a loop of 2000 calls measures
+what each call costs the host. Prints µs per call for torch.cumsum,
+scanjit.torch.cumsum, scanjit.cumsum and a prepared kernel's raw launch.
+"""
+import time
+
+import torch
+
+import scanjit
+import scanjit.torch
+
+
+def per_call_us(fn, calls=2000, repeats=5):
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+        best = min(best, (time.perf_counter() - t) / calls * 1e6)
+    return best
+
+
+def main():
+    print(torch.__version__, torch.cuda.get_device_name())
+    x = torch.rand(16, 1024, device="cuda")
+    y = torch.empty_like(x)
+    kernel = scanjit.prepare(scanjit.spec_for("sum", x, 1))
+    raw = kernel._k
+    stream = torch.cuda.current_stream().cuda_stream
+    xp, yp = x.data_ptr(), y.data_ptr()
+    rows = [
+        ("torch.cumsum(x, 1)", lambda: torch.cumsum(x, 1)),
+        ("scanjit.torch.cumsum(x, 1)", lambda: scanjit.torch.cumsum(x, 1)),
+        ("scanjit.cumsum(x, 1)", lambda: scanjit.cumsum(x, 1)),
+        ("scanjit.cumsum(x, 1, out=y)", lambda: scanjit.cumsum(x, 1, out=y)),
+        ("Kernel.launch(y, x)", lambda: kernel.launch(y, x)),
+        ("raw launch (pointers, stream)", lambda: raw.launch(yp, xp, 0, stream)),
+    ]
+    for name, fn in rows:
+        print(f"{name:32s} {per_call_us(fn):7.2f} us/call")
+
+
+if __name__ == "__main__":
+    main()

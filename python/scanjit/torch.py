@@ -1,0 +1,144 @@
+"""scanjit's scans as PyTorch operators: torch.ops.scanjit.{cumsum, cumprod, cummax,
+cummin, logcumsumexp}, with fake (meta) implementations, so torch.compile traces
+them without graph breaks, and autograd formulas.
+
+    import scanjit.torch
+    y = scanjit.torch.cumsum(x, 1, reverse=True, mask=m)   # or torch.ops.scanjit.cumsum(...)
+
+Gradients: cumsum, the reverse scan of the gradient (mask: times the mask;
+exclusive: the reverse exclusive scan; reverse: the forward scan), one fused
+scanjit scan; logcumsumexp, the stable formula through reverse log-sum-exp
+scans of the gradient's positive and negative parts; cumprod, torch's own
+formula (which handles zeros); cummax/cummin, the gradient added at the index
+each result came from (ties: the later index; a NaN: its own).
+"""
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+from . import _api
+
+_IDENTITY = {"max": float("-inf"), "min": float("inf"), "prod": 1.0, "sum": 0.0, "logsumexp": float("-inf")}
+
+
+def _out_dtype(op: str, x: Tensor, dtype: Optional[torch.dtype]) -> torch.dtype:
+    if dtype is not None:
+        return dtype
+    if op in ("sum", "prod") and not x.dtype.is_floating_point:
+        return torch.int64  # torch's rule
+    return x.dtype
+
+
+def _define(name: str, op: str):
+    @torch.library.custom_op(f"scanjit::{name}", mutates_args=())
+    def scan_op(x: Tensor, dim: int, reverse: bool = False, exclusive: bool = False, mask: Optional[Tensor] = None,
+                dtype: Optional[torch.dtype] = None) -> Tensor:
+        return _api.scan(op, x, dim, reverse=reverse, exclusive=exclusive, mask=mask,
+                         dtype=str(dtype) if dtype is not None else None)
+
+    @scan_op.register_fake
+    def _(x, dim, reverse=False, exclusive=False, mask=None, dtype=None):
+        if mask is not None and mask.shape != x.shape:
+            raise ValueError(f"scanjit.{name}: mask has shape {tuple(mask.shape)}, x {tuple(x.shape)}")
+        return torch.empty(x.shape, dtype=_out_dtype(op, x, dtype), device=x.device)
+
+    return scan_op
+
+
+cumsum = _define("cumsum", "sum")
+cumprod = _define("cumprod", "prod")
+cummax = _define("cummax", "max")
+cummin = _define("cummin", "min")
+logcumsumexp = _define("logcumsumexp", "logsumexp")
+
+
+def _setup(ctx, inputs, output):
+    x, dim, reverse, exclusive, mask, _ = inputs
+    ctx.dim, ctx.reverse, ctx.exclusive = dim, reverse, exclusive
+    ctx.save_for_backward(x, mask, output)
+
+
+def _masked(grad: Tensor, mask: Optional[Tensor]) -> Tensor:
+    return grad if mask is None else grad * mask
+
+
+def _cumsum_backward(ctx, g):
+    x, mask, _ = ctx.saved_tensors
+    # (Through the operators, so a compiled backward traces them too.)
+    gx = cumsum(g, ctx.dim, not ctx.reverse, ctx.exclusive)
+    return _masked(gx, mask).to(x.dtype), None, None, None, None, None
+
+
+def _logcumsumexp_backward(ctx, g):
+    # dx_j = sum over the results i that include j of g_i exp(x_j - y_i), split by
+    # the sign of g so each part is a log-sum-exp scan in the other direction.
+    x, mask, y = ctx.saved_tensors
+    dim, back = ctx.dim, not ctx.reverse
+    xd, yd, gd = x.double(), y.double(), g.double()
+    # Results with nothing before them (y = -inf) contribute to no element.
+    empty = torch.isneginf(yd)
+
+    def part(gs):
+        t = torch.where(empty, torch.full_like(yd, float("-inf")), torch.log(gs) - yd)
+        return torch.exp(xd + logcumsumexp(t, dim, back, ctx.exclusive))
+
+    gx = part(gd.clamp(min=0)) - part((-gd).clamp(min=0))
+    return _masked(gx, mask).to(x.dtype), None, None, None, None, None
+
+
+def _cumprod_backward(ctx, g):
+    # torch's formula (zeros included), on the scan as scanjit defines it.
+    x, mask, _ = ctx.saved_tensors
+    with torch.enable_grad():
+        v = x.detach().requires_grad_()
+        w = torch.where(mask, v, torch.ones_like(v)) if mask is not None else v
+        w = w.flip(ctx.dim) if ctx.reverse else w
+        r = torch.cumprod(w, ctx.dim)
+        if ctx.exclusive:
+            r = torch.cat([torch.ones_like(r.narrow(ctx.dim, 0, 1)), r.narrow(ctx.dim, 0, r.shape[ctx.dim] - 1)], ctx.dim)
+        r = r.flip(ctx.dim) if ctx.reverse else r
+        (gx,) = torch.autograd.grad(r, v, g.to(r.dtype))
+    return gx, None, None, None, None, None
+
+
+def _extreme_backward(ctx, g):
+    # Each result came from one element: the last at or before it (in scan
+    # order) that equals the running value (a NaN: itself).
+    x, mask, y = ctx.saved_tensors
+    dim = ctx.dim
+    op_identity = y.new_full((), float("-inf") if ctx.op == "max" else float("inf"))
+    v = torch.where(mask, x, op_identity) if mask is not None else x
+    if ctx.reverse:
+        v, yy = v.flip(dim), y.flip(dim)
+    else:
+        yy = y
+    if ctx.exclusive:  # the inclusive running value at each element
+        yy = torch.cummax(v, dim).values if ctx.op == "max" else torch.cummin(v, dim).values
+    shape = [1] * v.dim()
+    shape[dim] = v.shape[dim]
+    pos = torch.arange(v.shape[dim], device=v.device).view(shape).expand_as(v)
+    hit = (v == yy) | (torch.isnan(v) & torch.isnan(yy))
+    idx = torch.cummax(torch.where(hit, pos, torch.full_like(pos, -1)), dim).values
+    gg = g.flip(dim) if ctx.reverse else g
+    if ctx.exclusive:  # result i came from element idx[i - 1]; the first has none
+        idx = idx.narrow(dim, 0, v.shape[dim] - 1)
+        gg = gg.narrow(dim, 1, v.shape[dim] - 1)
+    keep = idx >= 0
+    gx = torch.zeros_like(v, dtype=g.dtype).scatter_add(dim, idx.clamp(min=0), torch.where(keep, gg, 0))
+    gx = gx.flip(dim) if ctx.reverse else gx
+    return _masked(gx, mask).to(x.dtype), None, None, None, None, None
+
+
+def _setup_extreme(op):
+    def setup(ctx, inputs, output):
+        _setup(ctx, inputs, output)
+        ctx.op = op
+    return setup
+
+
+cumsum.register_autograd(_cumsum_backward, setup_context=_setup)
+logcumsumexp.register_autograd(_logcumsumexp_backward, setup_context=_setup)
+cumprod.register_autograd(_cumprod_backward, setup_context=_setup)
+cummax.register_autograd(_extreme_backward, setup_context=_setup_extreme("max"))
+cummin.register_autograd(_extreme_backward, setup_context=_setup_extreme("min"))
