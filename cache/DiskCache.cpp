@@ -241,4 +241,16 @@ DiskCacheStats DiskCache::stats() const {
   return stats_;
 }
 
+llvm::Expected<CacheConfig> cacheConfigFor(llvm::StringRef folder) {
+  auto config = cacheConfigFromEnvironment();
+  if (!config)
+    return config.takeError();
+  if (!folder.empty()) {
+    config->root = folder.str();
+    if (config->mode == CacheMode::Off)
+      config->mode = CacheMode::On; // an explicit folder means: use it
+  }
+  return config;
+}
+
 } // namespace scanjit

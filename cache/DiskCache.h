@@ -30,6 +30,10 @@ struct CacheConfig {
 /// naming the variable.
 llvm::Expected<CacheConfig> cacheConfigFromEnvironment();
 
+/// The environment's settings with an explicit folder taking precedence
+/// (and turning an `off` cache on): what --cache-dir and cache_dir= mean.
+llvm::Expected<CacheConfig> cacheConfigFor(llvm::StringRef folder);
+
 struct DiskCacheStats {
   uint64_t hits = 0, misses = 0, bad = 0, stores = 0, storeFailures = 0, pruned = 0;
 };

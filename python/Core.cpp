@@ -10,6 +10,7 @@
 
 #include "scanjit/Error.h"
 #include "scanjit/Inspect.h"
+#include "scanjit/Precompile.h"
 #include "scanjit/Scan.h"
 
 #include <array>
@@ -191,6 +192,7 @@ NB_MODULE(_core, m) {
         d["entry"] = r.entry;
         d["source"] = r.source;
         d["ptx"] = r.ptx;
+        d["key"] = r.key;
         d["registers"] = r.registers;
         d["spill_stores"] = r.spillStores;
         d["spill_loads"] = r.spillLoads;
@@ -200,6 +202,32 @@ NB_MODULE(_core, m) {
         return d;
       },
       nb::arg("spec"), nb::arg("arch"), "Plans, generates and compiles a spec without a GPU.");
+
+  m.def(
+      "sass",
+      [](const std::string &spec, const std::string &arch) {
+        nb::gil_scoped_release release;
+        return disassemble(inspectKernel(spec, arch));
+      },
+      nb::arg("spec"), nb::arg("arch"), "The SASS of a spec's kernel, through nvdisasm.");
+
+  m.def(
+      "precompile",
+      [](const std::vector<std::string> &specs, const std::vector<std::string> &archs, const std::string &cacheDir,
+         unsigned jobs) {
+        PrecompileResult r;
+        {
+          nb::gil_scoped_release release;
+          r = precompile(specs, archs, cacheDir, jobs);
+        }
+        nb::dict d;
+        d["compiled"] = r.compiled;
+        d["cached"] = r.cached;
+        d["failures"] = r.failures;
+        return d;
+      },
+      nb::arg("specs"), nb::arg("archs"), nb::arg("cache_dir"), nb::arg("jobs"),
+      "Compiles specs for archs into the disk cache (no GPU needed).");
 
   m.def("runtime_stats", [] {
     const RuntimeStats s = runtimeStats();

@@ -1,7 +1,9 @@
 #include "scanjit/Inspect.h"
 #include "scanjit/Error.h"
 
+#include "cache/CacheKey.h"
 #include "compiler/Diagnostics.h"
+#include "compiler/Disassemble.h"
 #include "compiler/KernelCompiler.h"
 #include "runtime/DriverApi.h"
 #include "runtime/Errors.h"
@@ -17,11 +19,13 @@ KernelReport inspectKernel(const std::string &specText, const std::string &arch)
   report.plan = generated.plan.toString();
   report.arch = target.name();
   report.source = generated.source;
+  report.key = makeCacheKey(currentKeyFields(generated, target)).digest;
   if (generated.plan.family == KernelFamily::Empty)
     return report;
   CompiledKernel compiled = detail::unwrap(compileKernel(generated, target));
   report.entry = compiled.entry;
   report.ptx = compiled.ptx;
+  report.cubin = compiled.cubin;
   report.resourcesReported = compiled.resources.reported;
   report.registers = compiled.resources.registers;
   report.spillStores = compiled.resources.spillStores;
@@ -30,6 +34,12 @@ KernelReport inspectKernel(const std::string &specText, const std::string &arch)
   report.dynamicSharedBytes = generated.plan.sharedBytes;
   report.compileMillis = compiled.compileMillis;
   return report;
+}
+
+std::string disassemble(const KernelReport &report) {
+  if (report.cubin.empty())
+    throw Error(ErrorCode::InvalidArgument, "spec '" + report.spec + "' has no elements: there is no kernel to show");
+  return detail::unwrap(disassembleCubin(report.cubin));
 }
 
 bool gpuAvailable() { return gpuUnavailableReason().empty(); }

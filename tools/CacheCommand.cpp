@@ -1,5 +1,5 @@
 // scanjit cache stats|list|verify|clear|prune [--max-bytes N] [--cache-dir DIR]
-#include "tools/CacheOptions.h"
+#include "cache/DiskCache.h"
 #include "tools/Commands.h"
 
 #include "compiler/Diagnostics.h"

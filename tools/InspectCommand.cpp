@@ -5,6 +5,7 @@
 #include "cache/CacheKey.h"
 #include "compiler/ArchPolicy.h"
 #include "compiler/Diagnostics.h"
+#include "compiler/Disassemble.h"
 #include "compiler/KernelCompiler.h"
 #include "compiler/Nvrtc.h"
 #include "runtime/DriverApi.h"
@@ -39,43 +40,6 @@ cl::opt<Emit> What("emit", cl::desc("What to print"), cl::init(Emit::Plan),
                               clEnumValN(Emit::Key, "key", "the canonical spec and the cache key digest")),
                    cl::sub(Inspect));
 
-llvm::Expected<std::string> disassemble(const CompiledKernel &kernel) {
-  llvm::SmallString<128> cubinPath;
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("scanjit", "cubin", cubinPath))
-    return detail::makeErrorF(ErrorCode::Internal, "cannot create a temporary file: {0}", ec.message());
-  llvm::FileRemover removeCubin(cubinPath);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(cubinPath, ec);
-    if (ec)
-      return detail::makeErrorF(ErrorCode::Internal, "cannot write {0}: {1}", cubinPath, ec.message());
-    os << kernel.cubin;
-  }
-  // $SCANJIT_NVDISASM, else PATH, else the one found at build time.
-  llvm::ErrorOr<std::string> nvdisasm = std::make_error_code(std::errc::no_such_file_or_directory);
-  if (const char *env = std::getenv("SCANJIT_NVDISASM"); env && *env)
-    nvdisasm = std::string(env);
-  else if (!(nvdisasm = llvm::sys::findProgramByName("nvdisasm")))
-    if (llvm::sys::fs::can_execute(SCANJIT_NVDISASM))
-      nvdisasm = std::string(SCANJIT_NVDISASM);
-  if (!nvdisasm)
-    return detail::makeError(ErrorCode::Unsupported,
-                             "--emit sass needs nvdisasm (CUDA toolkit or the nvidia-cuda-nvdisasm wheel): "
-                             "put it on PATH or set SCANJIT_NVDISASM");
-  llvm::SmallString<128> sassPath;
-  llvm::sys::fs::createTemporaryFile("scanjit", "sass", sassPath);
-  llvm::FileRemover removeSass(sassPath);
-  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(sassPath),
-                                                 llvm::StringRef(sassPath)};
-  std::string errorText;
-  int rc = llvm::sys::ExecuteAndWait(*nvdisasm, {*nvdisasm, "-c", cubinPath}, llvm::None, redirects,
-                                     0, 0, &errorText);
-  auto text = llvm::MemoryBuffer::getFile(sassPath);
-  if (rc != 0 || !text)
-    return detail::makeErrorF(ErrorCode::Internal, "nvdisasm failed ({0}): {1}", rc,
-                              text ? (*text)->getBuffer().str() : errorText);
-  return (*text)->getBuffer().str();
-}
 
 llvm::Error runInspectOrError() {
   auto spec = parseSpec(SpecText);
@@ -129,7 +93,7 @@ llvm::Error runInspectOrError() {
                  << llvm::formatv("compile_ms={0:f1}\n", compiled->compileMillis);
     break;
   case Emit::Sass: {
-    auto sass = disassemble(*compiled);
+    auto sass = disassembleCubin(compiled->cubin);
     if (!sass)
       return sass.takeError();
     llvm::outs() << *sass;

@@ -1,19 +1,14 @@
 // scanjit precompile [--arch sm_XX]... [--cache-dir DIR] [-j N] (<spec>... | --manifest FILE)
 // Fills a disk cache offline; needs no GPU. Ends with one summary line
 // "compiled=N cached=M failed=K" and exits non-zero if any failed.
-#include "tools/CacheOptions.h"
 #include "tools/Commands.h"
 
-#include "cache/KernelStore.h"
 #include "compiler/Diagnostics.h"
-#include "runtime/DriverApi.h"
+#include "scanjit/Error.h"
+#include "scanjit/Precompile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <atomic>
-#include <mutex>
-#include <thread>
 
 namespace scanjit::tools {
 namespace {
@@ -63,76 +58,22 @@ int runPrecompile() {
   auto work = collectWork();
   if (!work)
     return reportError(work.takeError());
-  std::vector<Target> targets;
-  if (Archs.empty()) {
-    auto t = resolveTarget("", detail::detectGpuSm());
-    if (!t)
-      return reportError(t.takeError());
-    targets.push_back(*t);
+  std::vector<std::string> specs, labels;
+  for (const Work &w : *work) {
+    specs.push_back(w.spec);
+    labels.push_back(w.where);
   }
-  for (const std::string &a : Archs) {
-    auto t = parseTarget(a);
-    if (!t)
-      return reportError(t.takeError());
-    targets.push_back(*t);
+  PrecompileResult result;
+  try {
+    result = precompile(specs, std::vector<std::string>(Archs.begin(), Archs.end()), CacheDir, Jobs, labels);
+  } catch (const Error &e) {
+    return reportError(detail::makeError(e.code(), e.what()));
   }
-  auto config = cacheConfigFor(CacheDir);
-  if (!config)
-    return reportError(config.takeError());
-  if (config->mode != CacheMode::On)
-    return reportError(detail::makeError(
-        ErrorCode::InvalidArgument, "precompile needs a writable cache (SCANJIT_CACHE is off or readonly)"));
-  DiskCache disk(*config);
-
-  std::atomic<size_t> next{0}, compiled{0}, cached{0};
-  std::mutex lock;
-  std::vector<std::string> failures;
-  const size_t total = work->size() * targets.size();
-  auto worker = [&] {
-    for (size_t i = next++; i < total; i = next++) {
-      const Work &w = (*work)[i / targets.size()];
-      const Target &target = targets[i % targets.size()];
-      auto fail = [&](const std::string &why) {
-        std::lock_guard<std::mutex> g(lock);
-        failures.push_back(w.where + ": '" + w.spec + "' (" + target.name() + "): " + why);
-      };
-      auto spec = parseSpec(w.spec);
-      if (!spec) {
-        fail(llvm::toString(spec.takeError()));
-        continue;
-      }
-      auto generated = generateKernel(*spec, target);
-      if (!generated) {
-        fail(llvm::toString(generated.takeError()));
-        continue;
-      }
-      if (generated->plan.family == KernelFamily::Empty) {
-        ++cached; // no elements: nothing to compile, nothing missing
-        continue;
-      }
-      CacheKey key = makeCacheKey(currentKeyFields(*generated, target));
-      auto stored = loadOrCompile(disk, *generated, target, key);
-      if (!stored)
-        fail(llvm::toString(stored.takeError()));
-      else if (stored->fromDisk)
-        ++cached;
-      else if (!disk.writable())
-        fail("compiled but not stored: the cache folder " + disk.folder() + " is not writable");
-      else
-        ++compiled;
-    }
-  };
-  unsigned jobs = Jobs ? Jobs : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> threads;
-  for (unsigned j = 0; j < std::min<size_t>(jobs, total); ++j)
-    threads.emplace_back(worker);
-  for (auto &t : threads)
-    t.join();
-  std::sort(failures.begin(), failures.end());
-  for (const std::string &f : failures)
+  for (const std::string &f : result.failures)
     llvm::errs() << "scanjit: failed: " << f << "\n";
-  llvm::outs() << "compiled=" << compiled << " cached=" << cached << " failed=" << failures.size() << "\n";
-  return failures.empty() ? 0 : 1;
+  llvm::outs() << "compiled=" << result.compiled << " cached=" << result.cached
+               << " failed=" << result.failures.size() << "\n";
+  return result.failures.empty() ? 0 : 1;
 }
 
 } // namespace

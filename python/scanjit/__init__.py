@@ -11,13 +11,13 @@ Internal) carrying the C++ message.
 """
 from ._core import (CacheError, CompileFailed, DriverError, Error, Internal, InvalidArgument, InvalidSpec, NoDevice,
                     NoDriver, Unsupported, gpu_available, gpu_unavailable_reason)
-from ._api import (Kernel, cache_stats, cummax, cummin, cumprod, cumsum, inspect, logcumsumexp, prepare, scan,
-                   spec_for)
+from ._api import (Kernel, cache_stats, cummax, cummin, cumprod, cumsum, inspect, logcumsumexp, precompile, prepare,
+                   scan, spec_for)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "scan", "spec_for", "prepare", "Kernel", "inspect",
-    "cache_stats", "gpu_available", "gpu_unavailable_reason", "Error", "InvalidSpec", "Unsupported",
+    "cache_stats", "precompile", "gpu_available", "gpu_unavailable_reason", "Error", "InvalidSpec", "Unsupported",
     "InvalidArgument", "CompileFailed", "NoDriver", "NoDevice", "DriverError", "CacheError", "Internal",
 ]

@@ -138,19 +138,35 @@ def prepare(spec: str) -> Kernel:
 
 
 _RESOURCES = ("registers", "spill_stores", "spill_loads", "shared_bytes", "dynamic_shared_bytes", "compile_ms")
+_EMITS = ("plan", "source", "ptx", "sass", "resources", "key")
 
 
 def inspect(spec: str, emit: str = "plan", arch: str = None):
-    """What scanjit generates for a spec, without a GPU: emit="plan" (text), "source", "ptx" (text), or
-    "resources" (a dict of registers, spills, shared memory and compile time). arch: "sm_90", ...;
-    default $SCANJIT_ARCH, else the GPU present, else sm_90."""
-    if emit not in ("plan", "source", "ptx", "resources"):
-        raise InvalidArgument(f"emit={emit!r} is not one of plan, source, ptx, resources "
-                              "(SASS and cache keys: the `scanjit inspect` command)")
+    """What scanjit generates for a spec, without a GPU: emit="plan", "source", "ptx", "sass" (through
+    nvdisasm), "key" (the cache key's digest) as text, or "resources" (a dict of registers, spills, shared
+    memory and compile time). arch: "sm_90", ...; default $SCANJIT_ARCH, else the GPU present, else sm_90."""
+    if emit not in _EMITS:
+        raise InvalidArgument(f"emit={emit!r} is not one of {', '.join(_EMITS)}")
+    if emit == "sass":
+        return _core.sass(spec, arch or "")
     report = _core.inspect_kernel(spec, arch or "")
     if emit == "resources":
         return {k: report[k] for k in ("arch", "entry") + _RESOURCES}
     return report[emit]
+
+
+def precompile(specs, arch=None, cache_dir: str = None, jobs: int = 0) -> dict:
+    """Compiles specs (a list, or one spec) for arch (one name or a list; default $SCANJIT_ARCH, else the
+    GPU present, else sm_90) into the disk cache at cache_dir (default: $SCANJIT_CACHE_DIR's settings),
+    `jobs` at a time (0: every core). Needs no GPU. Returns {"compiled", "cached", "failures"}; raises
+    scanjit.Error if any spec failed, listing each."""
+    specs = [specs] if isinstance(specs, str) else list(specs)
+    archs = [] if arch is None else [arch] if isinstance(arch, str) else list(arch)
+    result = _core.precompile(specs, archs, cache_dir or "", int(jobs))
+    if result["failures"]:
+        raise _core.Error(f"precompile: {len(result['failures'])} of {len(specs) * max(1, len(archs))} failed:\n" +
+                          "\n".join(result["failures"]))
+    return result
 
 
 def cache_stats() -> dict:

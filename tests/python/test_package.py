@@ -73,11 +73,30 @@ def test_inspect_plan_source_ptx_resources():
     assert res["arch"] == "sm_90" and res["registers"] > 0 and res["spill_stores"] == 0
 
 
+def test_inspect_sass_and_key():
+    sass = scanjit.inspect("sum f32[64,3001] dim=1", "sass")
+    assert "scanjit_row_sum_f32_f32" in sass and "EXIT" in sass
+    key = scanjit.inspect("sum f32[64,3001] dim=1", "key")
+    assert len(key) >= 32 and key != scanjit.inspect("sum f32[64,3001] dim=1", "key", arch="sm_80")
+
+
+def test_precompile_fills_a_cache_folder(tmp_path):
+    specs = ["sum f32[64,3001] dim=1", "max f16[100,37] dim=1 reverse"]
+    first = scanjit.precompile(specs, arch=["sm_90", "sm_80"], cache_dir=str(tmp_path), jobs=2)
+    assert first == {"compiled": 4, "cached": 0, "failures": []}
+    again = scanjit.precompile(specs, arch=["sm_90", "sm_80"], cache_dir=str(tmp_path))
+    assert again["compiled"] == 0 and again["cached"] == 4
+    with pytest.raises(scanjit.Error, match="1 of 1 failed:\n.*'sum f32\\[4\\] dim=3'"):
+        scanjit.precompile("sum f32[4] dim=3", arch="sm_90", cache_dir=str(tmp_path))
+    with pytest.raises(scanjit.Error, match="sm_1"):
+        scanjit.precompile(specs, arch="sm_1", cache_dir=str(tmp_path))
+
+
 def test_inspect_errors():
     with pytest.raises(scanjit.InvalidSpec, match="expected a bracketed list"):
         scanjit.inspect("sum f32[2,2 dim=1")
-    with pytest.raises(scanjit.InvalidArgument, match="emit='sass'"):
-        scanjit.inspect("sum f32[4] dim=0", "sass")
+    with pytest.raises(scanjit.InvalidArgument, match="emit='cubin'"):
+        scanjit.inspect("sum f32[4] dim=0", "cubin")
     with pytest.raises(scanjit.Error, match="sm_12345"):
         scanjit.inspect("sum f32[4] dim=0", arch="sm_12345")
 

@@ -12,6 +12,8 @@ struct KernelReport {
   std::string entry;  // kernel name ("" when the spec has no elements)
   std::string source; // generated CUDA source
   std::string ptx;
+  std::string key;    // the cache key's digest for this spec and arch
+  std::string cubin;  // the compiled binary
   bool resourcesReported = false; // the counts below came from ptxas's report
   int registers = 0;
   int spillStores = 0, spillLoads = 0; // bytes
@@ -25,6 +27,11 @@ struct KernelReport {
 /// scanjit::Error naming what is wrong for a bad spec or arch. A spec with no
 /// elements is planned but not compiled (entry stays empty).
 KernelReport inspectKernel(const std::string &spec, const std::string &arch = "");
+
+/// The SASS of a report's cubin, through nvdisasm ($SCANJIT_NVDISASM, else
+/// PATH, else the toolkit's). Throws scanjit::Error (Unsupported) naming
+/// what to install when there is none.
+std::string disassemble(const KernelReport &report);
 
 /// True when a CUDA driver and at least one GPU are present.
 bool gpuAvailable();
