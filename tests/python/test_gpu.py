@@ -120,3 +120,46 @@ def test_cupy_arrays():
     assert isinstance(y, cupy.ndarray)
     want = cupy.flip(cupy.cumsum(cupy.flip(x.astype(cupy.float64), 1), 1), 1)
     assert float(cupy.max(cupy.abs(y - want))) < 1e-3
+
+
+def test_cuda_graph_capture_replays_the_scan():
+    import scanjit.torch as sjt
+    x = inputs("sum", (8, 1 << 20), torch.float32)  # a look-back plan: its workspace comes with the first launch
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        sjt.cumsum(x, 1)  # compile, load and allocate before capture
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = sjt.cumsum(x, 1)
+    x.copy_(inputs("sum", x.shape, torch.float32) * 2)
+    graph.replay()
+    torch.cuda.synchronize()
+    check("sum", y, x, 1)
+
+
+def test_four_threads_on_four_streams():
+    import threading
+    shapes = [(64, 4097), (3, 300001), (1000, 333), (4096, 65)]
+    xs = [inputs("sum", s, torch.float32) for s in shapes]
+    results, errors = [None] * 4, []
+
+    def work(i):
+        try:
+            s = torch.cuda.Stream()
+            with torch.cuda.stream(s):
+                for _ in range(5):
+                    results[i] = scanjit.cumsum(xs[i], 1, reverse=bool(i % 2))
+            s.synchronize()
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for i, x in enumerate(xs):
+        check("sum", results[i], x, 1, reverse=bool(i % 2))
