@@ -64,12 +64,14 @@ def describe(a, name: str) -> Desc:
     return Desc(int(cai["data"][0]), dtype, sizes, strides)
 
 
+_TORCH_BY_NAME = {v: k.split(".")[1] for k, v in _TORCH_DTYPES.items()}
+
+
 def allocate_like(x, sizes, dtype: str, name: str = "out"):
     """A fresh contiguous array of `sizes` and scanjit dtype `dtype` from x's framework."""
     if is_torch(x):
         import torch
-        tdtype = {v: k for k, v in _TORCH_DTYPES.items()}[dtype]
-        return torch.empty(sizes, dtype=getattr(torch, tdtype.split(".")[1]), device=x.device)
+        return torch.empty(sizes, dtype=getattr(torch, _TORCH_BY_NAME[dtype]), device=x.device)
     if type(x).__module__.startswith("cupy"):
         import cupy
         if dtype == "bf16":
@@ -90,6 +92,9 @@ def current_stream(x, stream) -> int:
         return int(stream)
     if is_torch(x):
         import torch
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # (what Triton uses: no Stream object)
+        if raw is not None:
+            return int(raw(x.device.index))
         return int(torch.cuda.current_stream(x.device).cuda_stream)
     if type(x).__module__.startswith("cupy"):
         import cupy

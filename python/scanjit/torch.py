@@ -31,6 +31,9 @@ def _out_dtype(op: str, x: Tensor, dtype: Optional[torch.dtype]) -> torch.dtype:
 
 
 def _define(name: str, op: str):
+    """The operator torch.ops.scanjit.<name>, and the eager entry scanjit.torch.<name>, which skips the
+    operator's dispatch when nothing needs it (no tracing, no gradient to record)."""
+
     @torch.library.custom_op(f"scanjit::{name}", mutates_args=())
     def scan_op(x: Tensor, dim: int, reverse: bool = False, exclusive: bool = False, mask: Optional[Tensor] = None,
                 dtype: Optional[torch.dtype] = None) -> Tensor:
@@ -43,14 +46,23 @@ def _define(name: str, op: str):
             raise ValueError(f"scanjit.{name}: mask has shape {tuple(mask.shape)}, x {tuple(x.shape)}")
         return torch.empty(x.shape, dtype=_out_dtype(op, x, dtype), device=x.device)
 
-    return scan_op
+    def entry(x: Tensor, dim: int, reverse: bool = False, exclusive: bool = False, mask: Optional[Tensor] = None,
+              dtype: Optional[torch.dtype] = None) -> Tensor:
+        if torch.compiler.is_compiling() or (x.requires_grad and torch.is_grad_enabled()) or x.device.type != "cuda":
+            return scan_op(x, dim, reverse, exclusive, mask, dtype)
+        return _api.scan(op, x, dim, reverse=reverse, exclusive=exclusive, mask=mask,
+                         dtype=str(dtype) if dtype is not None else None)
+
+    entry.__name__ = name
+    entry.__doc__ = f"torch.ops.scanjit.{name}, called directly when no tracing or autograd needs the operator."
+    return scan_op, entry
 
 
-cumsum = _define("cumsum", "sum")
-cumprod = _define("cumprod", "prod")
-cummax = _define("cummax", "max")
-cummin = _define("cummin", "min")
-logcumsumexp = _define("logcumsumexp", "logsumexp")
+_cumsum, cumsum = _define("cumsum", "sum")
+_cumprod, cumprod = _define("cumprod", "prod")
+_cummax, cummax = _define("cummax", "max")
+_cummin, cummin = _define("cummin", "min")
+_logcumsumexp, logcumsumexp = _define("logcumsumexp", "logsumexp")
 
 
 def _setup(ctx, inputs, output):
@@ -66,7 +78,7 @@ def _masked(grad: Tensor, mask: Optional[Tensor]) -> Tensor:
 def _cumsum_backward(ctx, g):
     x, mask, _ = ctx.saved_tensors
     # (Through the operators, so a compiled backward traces them too.)
-    gx = cumsum(g, ctx.dim, not ctx.reverse, ctx.exclusive)
+    gx = _cumsum(g, ctx.dim, not ctx.reverse, ctx.exclusive)
     return _masked(gx, mask).to(x.dtype), None, None, None, None, None
 
 
@@ -81,7 +93,7 @@ def _logcumsumexp_backward(ctx, g):
 
     def part(gs):
         t = torch.where(empty, torch.full_like(yd, float("-inf")), torch.log(gs) - yd)
-        return torch.exp(xd + logcumsumexp(t, dim, back, ctx.exclusive))
+        return torch.exp(xd + _logcumsumexp(t, dim, back, ctx.exclusive))
 
     gx = part(gd.clamp(min=0)) - part((-gd).clamp(min=0))
     return _masked(gx, mask).to(x.dtype), None, None, None, None, None
@@ -137,8 +149,8 @@ def _setup_extreme(op):
     return setup
 
 
-cumsum.register_autograd(_cumsum_backward, setup_context=_setup)
-logcumsumexp.register_autograd(_logcumsumexp_backward, setup_context=_setup)
-cumprod.register_autograd(_cumprod_backward, setup_context=_setup)
-cummax.register_autograd(_extreme_backward, setup_context=_setup_extreme("max"))
-cummin.register_autograd(_extreme_backward, setup_context=_setup_extreme("min"))
+_cumsum.register_autograd(_cumsum_backward, setup_context=_setup)
+_logcumsumexp.register_autograd(_logcumsumexp_backward, setup_context=_setup)
+_cumprod.register_autograd(_cumprod_backward, setup_context=_setup)
+_cummax.register_autograd(_extreme_backward, setup_context=_setup_extreme("max"))
+_cummin.register_autograd(_extreme_backward, setup_context=_setup_extreme("min"))
