@@ -1,6 +1,7 @@
 // The public C++ runtime API (scanjit/Scan.h) over the kernel registry.
 #include "scanjit/Scan.h"
 
+#include "runtime/CallCache.h"
 #include "runtime/Context.h"
 #include "runtime/Errors.h"
 #include "runtime/KernelRegistry.h"
@@ -149,8 +150,17 @@ std::string specFor(ScanOp op, const TensorRef &out, const TensorRef &in, int di
 }
 
 void scan(ScanOp op, const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &options) {
-  ScanSpec spec = specFromTensors(op, out, in, dim, options);
-  KernelEntryPtr entry = prepareEntry(spec);
+  // A call like an earlier one (the pointers aside) finds its kernel by the
+  // call's fields: no spec is built, validated, planned or hashed.
+  const int sm = unwrap(currentContext()).sm;
+  CallKey key;
+  const bool keyed = callKey(op, out, in, dim, options, sm, key);
+  KernelEntryPtr entry = keyed ? findByCall(key) : nullptr;
+  if (!entry) {
+    entry = prepareEntry(specFromTensors(op, out, in, dim, options));
+    if (keyed)
+      rememberCall(key, entry);
+  }
   launchEntry(*entry, out.data, in.data, options.mask ? options.mask->data : nullptr, options.stream);
 }
 
