@@ -12,11 +12,11 @@
 // the table gives the median time and the range of the ratio.
 #include "scanjit/Scan.h"
 
-#include "runtime/DeviceMemory.h"
+#include "testing/DeviceMemory.h"
 #include "runtime/Errors.h"
-#include "runtime/HostElements.h"
-#include "runtime/RandomData.h"
-#include "runtime/Timing.h"
+#include "testing/HostElements.h"
+#include "testing/RandomData.h"
+#include "testing/Timing.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

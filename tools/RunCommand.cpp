@@ -6,12 +6,12 @@
 #include "scanjit/Inspect.h"
 #include "scanjit/Scan.h"
 
-#include "runtime/DeviceMemory.h"
+#include "testing/DeviceMemory.h"
 #include "runtime/Errors.h"
-#include "runtime/HostElements.h"
-#include "runtime/RandomData.h"
-#include "runtime/Timing.h"
-#include "runtime/Verify.h"
+#include "testing/HostElements.h"
+#include "testing/RandomData.h"
+#include "testing/Timing.h"
+#include "testing/Verify.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

@@ -6,9 +6,9 @@
 #include "scanjit/Scan.h"
 #include "scanjit/scanjit.h"
 
-#include "runtime/DeviceMemory.h"
+#include "testing/DeviceMemory.h"
 #include "runtime/KernelRegistry.h"
-#include "runtime/RandomData.h"
+#include "testing/RandomData.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -5,9 +5,9 @@
 #include "scanjit/Inspect.h"
 #include "scanjit/Scan.h"
 
-#include "runtime/DeviceMemory.h"
-#include "runtime/HostElements.h"
-#include "runtime/RandomData.h"
+#include "testing/DeviceMemory.h"
+#include "testing/HostElements.h"
+#include "testing/RandomData.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -5,7 +5,7 @@
 
 #include "compiler/KernelPlan.h"
 #include "compiler/ScanSpec.h"
-#include "runtime/Verify.h"
+#include "testing/Verify.h"
 
 #include <gtest/gtest.h>
 

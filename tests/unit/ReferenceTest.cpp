@@ -2,10 +2,10 @@
 // are what the GPU suite trusts.
 #include "TestSpecs.h"
 
-#include "runtime/HostElements.h"
-#include "runtime/RandomData.h"
-#include "runtime/Reference.h"
-#include "runtime/Verify.h"
+#include "testing/HostElements.h"
+#include "testing/RandomData.h"
+#include "testing/Reference.h"
+#include "testing/Verify.h"
 
 #include <cmath>
 #include <vector>

@@ -1,5 +1,5 @@
-#include "runtime/RandomData.h"
-#include "runtime/HostElements.h"
+#include "testing/RandomData.h"
+#include "testing/HostElements.h"
 
 #include <cmath>
 #include <thread>

@@ -19,7 +19,7 @@
 //   type's smallest subnormal. NaN must meet NaN; infinities must be equal.
 #pragma once
 
-#include "runtime/Reference.h"
+#include "testing/Reference.h"
 
 #include <string>
 

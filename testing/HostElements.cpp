@@ -1,4 +1,4 @@
-#include "runtime/HostElements.h"
+#include "testing/HostElements.h"
 
 #include <cmath>
 #include <cstring>

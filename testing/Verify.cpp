@@ -1,5 +1,5 @@
-#include "runtime/Verify.h"
-#include "runtime/HostElements.h"
+#include "testing/Verify.h"
+#include "testing/HostElements.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -1,4 +1,4 @@
-#include "runtime/DeviceMemory.h"
+#include "testing/DeviceMemory.h"
 #include "runtime/Context.h"
 #include "runtime/Errors.h"
 

@@ -1,5 +1,5 @@
-#include "runtime/Reference.h"
-#include "runtime/HostElements.h"
+#include "testing/Reference.h"
+#include "testing/HostElements.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-#include "runtime/Timing.h"
-#include "runtime/DeviceMemory.h"
+#include "testing/Timing.h"
+#include "testing/DeviceMemory.h"
 
 #include <algorithm>
 #include <vector>
