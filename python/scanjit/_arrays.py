@@ -1,6 +1,7 @@
 """Arrays in, descriptions out: a CUDA array's pointer, dtype, sizes and element
-strides, read from a torch tensor or from __cuda_array_interface__ (CuPy,
-Numba, JAX), without importing any framework."""
+strides, read from a torch tensor, from __cuda_array_interface__ (CuPy, Numba)
+or from DLPack (JAX and the rest), without importing any framework."""
+import ctypes
 from typing import NamedTuple, Tuple
 
 from ._core import InvalidArgument, Unsupported
@@ -41,9 +42,11 @@ def describe(a, name: str) -> Desc:
             raise Unsupported(f"{name} has dtype {a.dtype}; scanjit scans {', '.join(_TORCH_DTYPES)}")
         return Desc(a.data_ptr(), dtype, tuple(a.shape), tuple(a.stride()))
     cai = getattr(a, "__cuda_array_interface__", None)
+    if cai is None and hasattr(a, "__dlpack__"):
+        return _describe_dlpack(a, name)
     if cai is None:
         raise InvalidArgument(f"{name}: a {type(a).__module__}.{type(a).__name__} is not a CUDA array "
-                              "(a torch tensor on a GPU, or an array with __cuda_array_interface__)")
+                              "(a torch tensor on a GPU, or an array with __cuda_array_interface__ or __dlpack__)")
     typestr = cai["typestr"]
     dtype = _TYPESTRS.get(typestr[1:])
     if dtype is None:
@@ -101,3 +104,55 @@ def current_stream(x, stream) -> int:
         return int(cupy.cuda.get_current_stream().ptr)
     cai = getattr(x, "__cuda_array_interface__", None) or {}
     return int(cai.get("stream") or 0)
+
+
+# DLPack (dlpack.h, v0.8+): the capsule's DLManagedTensor starts with its DLTensor.
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_DL_CUDA, _DL_CUDA_MANAGED = 2, 13
+_DL_DTYPES = {(0, 8): "i8", (0, 16): "i16", (0, 32): "i32", (0, 64): "i64", (1, 8): "u8", (2, 16): "f16",
+              (2, 32): "f32", (2, 64): "f64", (4, 16): "bf16", (6, 8): "bool"}
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def read_dlpack(a, name: str):
+    """(DLPack device type, Desc) of an array, from its capsule (read, not consumed: the array keeps its
+    memory)."""
+    capsule = a.__dlpack__()
+    t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+    dtype = _DL_DTYPES.get((t.dtype.code, t.dtype.bits)) if t.dtype.lanes == 1 else None
+    if dtype is None:
+        raise Unsupported(f"{name} has DLPack dtype code {t.dtype.code}, {t.dtype.bits} bits, {t.dtype.lanes} lanes; "
+                          f"scanjit scans {', '.join(sorted(set(_DL_DTYPES.values())))}")
+    sizes = tuple(t.shape[i] for i in range(t.ndim))
+    if t.strides:
+        strides = tuple(t.strides[i] for i in range(t.ndim))
+    else:  # compact row-major
+        strides, step = [], 1
+        for s in reversed(sizes):
+            strides.append(step)
+            step *= max(s, 1)
+        strides = tuple(reversed(strides))
+    return t.device.device_type, Desc(int(t.data or 0) + int(t.byte_offset), dtype, sizes, strides)
+
+
+def _describe_dlpack(a, name: str) -> Desc:
+    device_type, desc = read_dlpack(a, name)
+    if device_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        raise InvalidArgument(f"{name} is in DLPack device memory of type {device_type}, not CUDA "
+                              f"({_DL_CUDA}); scanjit scans CUDA arrays")
+    return desc

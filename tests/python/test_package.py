@@ -48,8 +48,26 @@ def test_spec_errors_name_what_is_wrong(fake):
 
 def test_host_arrays_are_refused():
     np = pytest.importorskip("numpy")
-    with pytest.raises(scanjit.InvalidArgument, match="numpy.ndarray is not a CUDA array"):
+    # numpy speaks DLPack: its arrays are read, and refused for living on the host
+    with pytest.raises(scanjit.InvalidArgument, match="DLPack device memory of type 1, not CUDA"):
         scanjit.cumsum(np.zeros((3, 4), dtype=np.float32), 1)
+    with pytest.raises(scanjit.InvalidArgument, match="list is not a CUDA array"):
+        scanjit.cumsum([1.0, 2.0], 0)
+
+
+def test_dlpack_descriptions_carry_offsets_and_strides():
+    np = pytest.importorskip("numpy")
+    from scanjit._arrays import read_dlpack
+    base = np.arange(24, dtype=np.float32).reshape(4, 6)
+    device, d = read_dlpack(base[:, 1:], "x")
+    assert device == 1 and d.dtype == "f32" and d.sizes == (4, 5) and d.strides == (6, 1)
+    assert d.data == base.ctypes.data + 4
+    _, t = read_dlpack(base.T, "x")
+    assert t.sizes == (6, 4) and t.strides == (1, 6)
+    _, h = read_dlpack(np.zeros((2, 3), dtype=np.float16), "x")
+    assert h.dtype == "f16" and h.strides == (3, 1)
+    with pytest.raises(scanjit.Unsupported, match="DLPack dtype code 5"):
+        read_dlpack(np.zeros(3, dtype=np.complex64), "x")
 
 
 def test_torch_cpu_tensor_is_refused():
