@@ -72,4 +72,6 @@ const char *scanjit_kernel_plan(const scanjit_kernel *kernel) {
 
 const char *scanjit_last_error(void) { return lastError.c_str(); }
 
+const char *scanjit_version(void) { return SCANJIT_VERSION_STRING; }
+
 } // extern "C"

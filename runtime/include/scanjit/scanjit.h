@@ -38,6 +38,8 @@ void scanjit_release(scanjit_kernel *kernel);
 const char *scanjit_kernel_plan(const scanjit_kernel *kernel);
 /* The message of this thread's last failed call ("" if none). */
 const char *scanjit_last_error(void);
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *scanjit_version(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs a build into a temporary prefix and builds the two consumer
+# examples against it, as a user would: examples/consumer-cmake with
+# find_package(scanjit) and examples/c-host with pkg-config. Runs both (on a
+# machine without a GPU they inspect and say why they stop).
+#   scripts/install-tests.sh BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=$(realpath "${1:-build}")
+prefix=$(mktemp -d)
+work=$(mktemp -d)
+trap 'rm -rf "$prefix" "$work"' EXIT
+cmake --install "$build" --prefix "$prefix" > /dev/null
+cmake -S examples/consumer-cmake -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
+cmake --build "$work/consumer" > /dev/null
+"$work/consumer/consumer"
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -Wall -Werror examples/c-host/main.c \
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scanjit) -o "$work/c-host"
+"$work/c-host"
+echo "install-tests: ok (prefix $prefix)"
