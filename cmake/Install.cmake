@@ -8,7 +8,8 @@ set_target_properties(scanjit_shared PROPERTIES INSTALL_RPATH "${CUDAToolkit_LIB
 install(TARGETS scanjit_shared EXPORT scanjitTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/scanjit DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/include/scanjit ${PROJECT_SOURCE_DIR}/runtime/include/scanjit
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET scanjit)
   set_target_properties(scanjit PROPERTIES INSTALL_RPATH "${CUDAToolkit_LIBRARY_DIR}")
   install(TARGETS scanjit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

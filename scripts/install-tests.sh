@@ -10,9 +10,10 @@ build=$(realpath "${1:-build}")
 prefix=$(mktemp -d)
 work=$(mktemp -d)
 trap 'rm -rf "$prefix" "$work"' EXIT
-cmake --install "$build" --prefix "$prefix" > /dev/null
-cmake -S examples/consumer-cmake -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
-cmake --build "$work/consumer" > /dev/null
+quiet() { "$@" > "$work/log" 2>&1 || { cat "$work/log"; echo "install-tests: failed: $*" >&2; exit 1; }; }
+quiet cmake --install "$build" --prefix "$prefix"
+quiet cmake -S examples/consumer-cmake -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
+quiet cmake --build "$work/consumer"
 "$work/consumer/consumer"
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -Wall -Werror examples/c-host/main.c \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scanjit) -o "$work/c-host"
