@@ -1,5 +1,5 @@
 // ScanSpec: the exact problem a kernel is generated for. Its canonical text
-// form (see DESIGN.md) doubles as the human-readable part of the cache key.
+// form (see docs/specs.md) doubles as the human-readable part of the cache key.
 //
 //   <op> <dtype>[<d0>,...] dim=<d> [strides=[..]] [out=<dtype>] [out_strides=[..]]
 //        [mask] [mask_strides=[..]] [reverse] [exclusive]

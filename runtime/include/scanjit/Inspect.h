@@ -22,7 +22,7 @@ struct KernelReport {
   double compileMillis = 0;
 };
 
-/// Plans, generates and compiles `spec` (canonical text, see DESIGN.md) for
+/// Plans, generates and compiles `spec` (canonical text, see docs/specs.md) for
 /// `arch` ("" = $SCANJIT_ARCH, else the GPU present, else sm_90). Throws
 /// scanjit::Error naming what is wrong for a bad spec or arch. A spec with no
 /// elements is planned but not compiled (entry stays empty).

@@ -38,7 +38,7 @@ void cummin(const TensorRef &out, const TensorRef &in, int dim, const ScanOption
 void logcumsumexp(const TensorRef &out, const TensorRef &in, int dim,
                   const ScanOptions &options = {});
 
-/// The canonical spec text (see DESIGN.md) of the scan these tensors describe.
+/// The canonical spec text (see docs/specs.md) of the scan these tensors describe.
 std::string specFor(ScanOp op, const TensorRef &out, const TensorRef &in, int dim,
                     const ScanOptions &options = {});
 

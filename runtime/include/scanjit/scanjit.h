@@ -1,6 +1,6 @@
 /* The scanjit C API: status codes and a per-thread last-error text, for
  * callers in C, Python (ctypes), Rust, Julia... Specs are the canonical text
- * (see DESIGN.md); tensors are bare device pointers laid out as the spec says.
+ * (see docs/specs.md); tensors are bare device pointers laid out as the spec says.
  */
 #ifndef SCANJIT_C_API_H
 #define SCANJIT_C_API_H
