@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs a build into a temporary prefix and builds the two consumer
 # examples against it, as a user would: examples/consumer-cmake with
-# find_package(scanjit) and examples/c-host with pkg-config. Runs both (on a
-# machine without a GPU they inspect and say why they stop).
+# find_package(scanjit) and examples/c-host with pkg-config; then the same
+# host with scanjit added as a subproject (examples/subproject). Runs each
+# (on a machine without a GPU they inspect and say why they stop).
 #   scripts/install-tests.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,4 +19,11 @@ quiet cmake --build "$work/consumer"
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -Wall -Werror examples/c-host/main.c \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scanjit) -o "$work/c-host"
 "$work/c-host"
+# The same host with scanjit added from source (add_subdirectory): the
+# libraries alone are built (SCANJIT_SUBPROJECT=0 skips this slower step).
+if [ "${SCANJIT_SUBPROJECT:-1}" = 1 ]; then
+  quiet cmake -S examples/subproject -B "$work/subproject" -G Ninja
+  quiet cmake --build "$work/subproject"
+  "$work/subproject/host"
+fi
 echo "install-tests: ok (prefix $prefix)"
