@@ -3,7 +3,7 @@
 # (binaries link NVRTC dynamically, LLVM Support and GoogleTest statically,
 # and open libcuda.so.1 themselves).
 #
-#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|cub|torch|sanitize|ncu]...
+#   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|cub|torch|examples|sanitize|ncu]...
 #   (GPU_TEST_FILTER=<gtest filter>, GPU_TEST_TIMEOUT=<seconds> narrow the tests step;
 #    BENCH_ARGS=<scanjit_bench arguments> the bench step, NCU_SPECS="spec;spec" the
 #    ncu step, which `all` leaves out)
@@ -73,6 +73,12 @@ if [[ " ${steps[*]} " == *" ncu "* ]]; then
     echo "ncu $n: $spec -> $logs/ncu-$n.txt"
     grep -E "Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|Warp Cycles Per Issued|Issued Warp" "$logs/ncu-$n.txt" | head -8
   done
+fi
+if want examples; then
+  # The C/C++ examples against a fresh install, each run on the GPU: the
+  # find_package host scans and checks, the C host prepares, the precompiled
+  # host compiles nothing (no subproject build: it needs LLVM 14).
+  SCANJIT_SUBPROJECT=0 scripts/install-tests.sh "$build" 2>&1 | tee "$logs/examples.txt" || status=1
 fi
 if want sanitize; then
   # A few GPU tests, then single kernels of each staged path (row, look-back,

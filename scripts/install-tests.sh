@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a build into a temporary prefix and builds the two consumer
 # examples against it, as a user would: examples/consumer-cmake with
-# find_package(scanjit) and examples/c-host with pkg-config; then the same
+# find_package(scanjit), examples/c-host with pkg-config and
+# examples/precompile (scanjit precompile, then a read-only cache); then the same
 # host with scanjit added as a subproject (examples/subproject). Runs each
 # (on a machine without a GPU they inspect and say why they stop).
 #   scripts/install-tests.sh BUILD_DIR
@@ -19,6 +20,9 @@ quiet cmake --build "$work/consumer"
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -Wall -Werror examples/c-host/main.c \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scanjit) -o "$work/c-host"
 "$work/c-host"
+# Precompile a manifest, then a host that may only read that cache (on a GPU:
+# it must compile nothing).
+examples/precompile/run.sh "$prefix"
 # The same host with scanjit added from source (add_subdirectory): the
 # libraries alone are built (SCANJIT_SUBPROJECT=0 skips this slower step).
 if [ "${SCANJIT_SUBPROJECT:-1}" = 1 ]; then
