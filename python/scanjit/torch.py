@@ -72,7 +72,8 @@ def _setup(ctx, inputs, output):
 
 
 def _masked(grad: Tensor, mask: Optional[Tensor]) -> Tensor:
-    return grad if mask is None else grad * mask
+    # (where, not a product: a masked-out element's own gradient may be inf or NaN)
+    return grad if mask is None else torch.where(mask, grad, torch.zeros_like(grad))
 
 
 def _cumsum_backward(ctx, g):
