@@ -48,6 +48,12 @@ def test_torch_compile_traces_without_graph_breaks():
     assert {"scanjit.cumsum.default", "scanjit.logcumsumexp.default", "scanjit.cummax.default"} <= targets
 
 
+def finite(y):
+    """Results with nothing before them are the identity (-inf for max and log-sum-exp), whose finite
+    differences are NaN: gradcheck compares the finite results."""
+    return torch.where(torch.isfinite(y), y, torch.zeros_like(y))
+
+
 FLAGS = [(False, False, False), (True, False, False), (False, True, False), (True, True, True), (False, False, True)]
 
 
@@ -62,7 +68,7 @@ def test_gradcheck(name, reverse, exclusive, masked):
     x.requires_grad_()
     mask = torch.rand(3, 17, generator=g, device="cuda") > 0.3 if masked else None
     op = getattr(sjt, name)
-    assert torch.autograd.gradcheck(lambda v: op(v, 1, reverse, exclusive, mask), (x,), eps=1e-6, atol=1e-5)
+    assert torch.autograd.gradcheck(lambda v: finite(op(v, 1, reverse, exclusive, mask)), (x,), eps=1e-6, atol=1e-5)
 
 
 @requires_gpu
