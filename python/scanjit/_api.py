@@ -1,6 +1,6 @@
 """The scans, specs, kernels and inspection, over the C++ runtime."""
 from . import _core
-from ._arrays import allocate_like, current_stream, describe
+from ._arrays import allocate_like, current_stream, describe, is_torch
 from ._core import InvalidArgument, Unsupported
 
 _OPS = ("sum", "prod", "max", "min", "logsumexp")
@@ -76,12 +76,41 @@ def _kernel_for(op, od, xd, dim, md, reverse, exclusive):
     return kernel
 
 
+# The commonest call, a torch tensor scanned into a fresh output on its
+# device's current stream: its kernel and output dtype by the tensor's
+# layout, filled by the general path's first call, so a repeated call does
+# no more than allocate the output and launch.
+_TORCH_CALLS = {}
+
+
+def _torch_fast(op, x, dim, reverse, exclusive):
+    import torch
+    key = (op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.device.index)
+    hit = _TORCH_CALLS.get(key)
+    if hit is None:
+        return None
+    kernel, out_dtype = hit
+    out = torch.empty(x.shape, dtype=out_dtype, device=x.device)
+    kernel.launch(out.data_ptr(), x.data_ptr(), 0, torch._C._cuda_getCurrentRawStream(x.device.index))
+    return out
+
+
 def scan(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
     """Scans x along dim with op (sum, prod, max, min, logsumexp) into out (allocated by x's framework
     when None) on `stream` (default: the framework's current stream); returns out."""
-    out, xd, dim, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, True)
-    kernel = _kernel_for(op, od, xd, dim, md, bool(reverse), bool(exclusive))
+    plain = mask is None and out is None and dtype is None and stream is None and is_torch(x) and x.is_cuda
+    if plain:
+        y = _torch_fast(op, x, dim, bool(reverse), bool(exclusive))
+        if y is not None:
+            return y
+    out, xd, dim_, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, True)
+    kernel = _kernel_for(op, od, xd, dim_, md, bool(reverse), bool(exclusive))
     kernel.launch(od.data, xd.data, md.data if md else 0, current_stream(x, stream))
+    if plain and hasattr(__import__("torch")._C, "_cuda_getCurrentRawStream"):
+        if len(_TORCH_CALLS) >= _MAX_KERNELS:
+            _TORCH_CALLS.clear()
+        _TORCH_CALLS[(op, x.dtype, x.shape, x.stride(), dim, bool(reverse), bool(exclusive), x.device.index)] = (
+            kernel, out.dtype)
     return out
 
 
