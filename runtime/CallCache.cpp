@@ -5,7 +5,6 @@
 
 #include <cstring>
 #include <mutex>
-#include <string>
 #include <unordered_map>
 
 namespace scanjit::detail {
@@ -13,17 +12,24 @@ namespace {
 
 constexpr size_t kMaxCalls = 4096;
 
+// Keys compare and hash as their bytes (unused dims are zeroed), so a
+// lookup on the launch path allocates nothing.
+struct KeyBytes {
+  size_t operator()(const CallKey &k) const {
+    return llvm::hash_value(llvm::StringRef(reinterpret_cast<const char *>(k.bytes), sizeof k.bytes));
+  }
+  bool operator()(const CallKey &a, const CallKey &b) const {
+    return std::memcmp(a.bytes, b.bytes, sizeof a.bytes) == 0;
+  }
+};
+
 struct Calls {
   std::mutex lock;
-  std::unordered_map<std::string, KernelEntryPtr> byKey;
+  std::unordered_map<CallKey, KernelEntryPtr, KeyBytes, KeyBytes> byKey;
 };
 Calls &calls() {
   static Calls c;
   return c;
-}
-
-llvm::StringRef textOf(const CallKey &key) {
-  return llvm::StringRef(reinterpret_cast<const char *>(key.bytes), sizeof key.bytes);
 }
 
 } // namespace
@@ -55,7 +61,7 @@ bool callKey(ScanOp op, const TensorRef &out, const TensorRef &in, int dim, cons
 KernelEntryPtr findByCall(const CallKey &key) {
   Calls &c = calls();
   std::lock_guard<std::mutex> g(c.lock);
-  auto it = c.byKey.find(std::string(textOf(key)));
+  auto it = c.byKey.find(key);
   return it == c.byKey.end() ? nullptr : it->second;
 }
 
@@ -64,7 +70,7 @@ void rememberCall(const CallKey &key, KernelEntryPtr entry) {
   std::lock_guard<std::mutex> g(c.lock);
   if (c.byKey.size() >= kMaxCalls)
     c.byKey.clear();
-  c.byKey.emplace(std::string(textOf(key)), std::move(entry));
+  c.byKey.emplace(key, std::move(entry));
 }
 
 } // namespace scanjit::detail
