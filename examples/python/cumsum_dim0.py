@@ -1,31 +1,7 @@
-"""Seed workload: cumsum along dim=0 on 32768x32768 float32. Run on a GPU: python3 cumsum_dim0.py"""
-import torch
-
-import scanjit.torch
+"""Seed workload: cumsum along dim=0 on 32768x32768 float32 (cumsum.py's models,
+the other dim). Run on a GPU: python3 cumsum_dim0.py"""
 from _seed import run
-
-
-class Model(torch.nn.Module):
-    def __init__(self, dim=0):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, x):
-        return torch.cumsum(x, dim=self.dim)
-
-
-class ModelNew(torch.nn.Module):
-    def __init__(self, dim=0):
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, x):
-        return scanjit.torch.cumsum(x, self.dim)
-
-
-def get_inputs():
-    return [torch.rand(32768, 32768, device="cuda")]
-
+from cumsum import Model, ModelNew, get_inputs
 
 if __name__ == "__main__":
-    run("cumsum_dim0", Model(), ModelNew(), get_inputs)
+    run("cumsum_dim0", Model(dim=0), ModelNew(dim=0), get_inputs)

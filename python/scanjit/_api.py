@@ -1,6 +1,6 @@
 """The scans, specs, kernels and inspection, over the C++ runtime."""
 from . import _core
-from ._arrays import allocate_like, current_stream, describe, is_torch
+from ._arrays import allocate_like, contiguous_strides, current_stream, describe, is_torch
 from ._core import InvalidArgument, Unsupported
 
 _OPS = ("sum", "prod", "max", "min", "logsumexp")
@@ -83,15 +83,18 @@ def _kernel_for(op, od, xd, dim, md, reverse, exclusive):
 _TORCH_CALLS = {}
 
 
-def _torch_fast(op, x, dim, reverse, exclusive):
-    import torch
-    key = (op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.device.index)
+def _torch_key(op, x, dim, reverse, exclusive):
+    return (op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.device.index)
+
+
+def _torch_fast(key, x):
     hit = _TORCH_CALLS.get(key)
     if hit is None:
         return None
+    import torch
     kernel, out_dtype = hit
     out = torch.empty(x.shape, dtype=out_dtype, device=x.device)
-    kernel.launch(out.data_ptr(), x.data_ptr(), 0, torch._C._cuda_getCurrentRawStream(x.device.index))
+    kernel.launch(out.data_ptr(), x.data_ptr(), 0, current_stream(x, None))
     return out
 
 
@@ -100,17 +103,17 @@ def scan(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None, out
     when None) on `stream` (default: the framework's current stream); returns out."""
     plain = mask is None and out is None and dtype is None and stream is None and is_torch(x) and x.is_cuda
     if plain:
-        y = _torch_fast(op, x, dim, bool(reverse), bool(exclusive))
+        key = _torch_key(op, x, dim, bool(reverse), bool(exclusive))
+        y = _torch_fast(key, x)
         if y is not None:
             return y
     out, xd, dim_, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, True)
     kernel = _kernel_for(op, od, xd, dim_, md, bool(reverse), bool(exclusive))
     kernel.launch(od.data, xd.data, md.data if md else 0, current_stream(x, stream))
-    if plain and hasattr(__import__("torch")._C, "_cuda_getCurrentRawStream"):
+    if plain:
         if len(_TORCH_CALLS) >= _MAX_KERNELS:
             _TORCH_CALLS.clear()
-        _TORCH_CALLS[(op, x.dtype, x.shape, x.stride(), dim, bool(reverse), bool(exclusive), x.device.index)] = (
-            kernel, out.dtype)
+        _TORCH_CALLS[key] = (kernel, out.dtype)
     return out
 
 
@@ -133,11 +136,7 @@ def spec_for(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None,
     """The canonical spec of a scan of these arrays (their dtypes, sizes and strides); allocates nothing."""
     _, xd, dim, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, False)
     if out is None:  # the output a scan would allocate: contiguous
-        strides, step = [], 1
-        for s in reversed(xd.sizes):
-            strides.append(step)
-            step *= max(s, 1)
-        od = od._replace(strides=tuple(reversed(strides)))
+        od = od._replace(strides=contiguous_strides(xd.sizes))
     return _core.spec_for(op, od.core(), xd.core(), dim, md.core() if md else None, bool(reverse),
                           bool(exclusive))
 

@@ -28,6 +28,15 @@ _TYPESTRS = {
 ITEMSIZE = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "u8": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "bool": 1}
 
 
+def contiguous_strides(sizes) -> Tuple[int, ...]:
+    """Row-major element strides of `sizes` (a size-0 dim counts as 1, as the spec's own rule)."""
+    strides, step = [], 1
+    for s in reversed(sizes):
+        strides.append(step)
+        step *= max(s, 1)
+    return tuple(reversed(strides))
+
+
 def is_torch(a) -> bool:
     return type(a).__module__.startswith("torch") and hasattr(a, "data_ptr")
 
@@ -54,11 +63,7 @@ def describe(a, name: str) -> Desc:
     sizes = tuple(int(s) for s in cai["shape"])
     item = ITEMSIZE[dtype]
     if cai.get("strides") is None:
-        strides, step = [], 1
-        for s in reversed(sizes):
-            strides.append(step)
-            step *= max(s, 1)
-        strides = tuple(reversed(strides))
+        strides = contiguous_strides(sizes)
     else:
         byte_strides = tuple(int(s) for s in cai["strides"])
         if any(s % item for s in byte_strides):
@@ -142,11 +147,7 @@ def read_dlpack(a, name: str):
     if t.strides:
         strides = tuple(t.strides[i] for i in range(t.ndim))
     else:  # compact row-major
-        strides, step = [], 1
-        for s in reversed(sizes):
-            strides.append(step)
-            step *= max(s, 1)
-        strides = tuple(reversed(strides))
+        strides = contiguous_strides(sizes)
     return t.device.device_type, Desc(int(t.data or 0) + int(t.byte_offset), dtype, sizes, strides)
 
 

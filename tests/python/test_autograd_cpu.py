@@ -6,24 +6,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 import scanjit._api  # noqa: E402
+from conftest import torch_scan  # noqa: E402
 import scanjit.torch as sjt  # noqa: E402
 
-IDENTITY = {"sum": 0.0, "prod": 1.0, "max": float("-inf"), "min": float("inf"), "logsumexp": float("-inf")}
-
-
 def reference_scan(op, x, dim, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
-    v = x.double()
-    if mask is not None:
-        v = torch.where(mask, v, torch.full_like(v, IDENTITY[op]))
-    if reverse:
-        v = v.flip(dim)
-    if exclusive:
-        pad = torch.full_like(v.narrow(dim, 0, 1), IDENTITY[op])
-        v = torch.cat([pad, v.narrow(dim, 0, v.shape[dim] - 1)], dim)
-    r = {"sum": lambda: torch.cumsum(v, dim), "prod": lambda: torch.cumprod(v, dim),
-         "max": lambda: torch.cummax(v, dim).values, "min": lambda: torch.cummin(v, dim).values,
-         "logsumexp": lambda: torch.logcumsumexp(v, dim)}[op]()
-    return (r.flip(dim) if reverse else r).to(x.dtype)
+    """scanjit._api.scan's stand-in: the float64 torch reference, in x's dtype."""
+    return torch_scan(op, x, dim, reverse, exclusive, mask).to(x.dtype)
 
 
 @pytest.fixture
