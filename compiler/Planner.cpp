@@ -508,7 +508,6 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     threads = int(std::clamp<int64_t>(policy::ColumnPolicy::kLanesStageBytes /
                                           (int64_t(items) * lanes * (dtypeSize(spec.in) + dtypeSize(spec.out))) / 32 * 32,
                                       64, threads));
-  plan.items = items;
   planLookback(arch, spec, tuning, plan, rows, threads, items, /*contiguousRows=*/false);
   if (lanes > 1) {
     // A block per tile step of a group of lanes (lookback_lanes.cuh).
