@@ -36,17 +36,33 @@ def main():
     kernel = scanjit.prepare(scanjit.spec_for("sum", x, 1))
     raw = kernel._k
     stream = torch.cuda.current_stream().cuda_stream
+    m = torch.rand(16, 1024, device="cuda") > 0.5
     xp, yp = x.data_ptr(), y.data_ptr()
     rows = [
         ("torch.cumsum(x, 1)", lambda: torch.cumsum(x, 1)),
         ("scanjit.torch.cumsum(x, 1)", lambda: scanjit.torch.cumsum(x, 1)),
+        ("torch.cumsum(x * m, 1)", lambda: torch.cumsum(x * m, 1)),
+        ("scanjit.torch.cumsum(x, 1, mask=m)", lambda: scanjit.torch.cumsum(x, 1, mask=m)),
         ("scanjit.cumsum(x, 1)", lambda: scanjit.cumsum(x, 1)),
         ("scanjit.cumsum(x, 1, out=y)", lambda: scanjit.cumsum(x, 1, out=y)),
         ("Kernel.launch(y, x)", lambda: kernel.launch(y, x)),
         ("raw launch (pointers, stream)", lambda: raw.launch(yp, xp, 0, stream)),
     ]
     for name, fn in rows:
-        print(f"{name:32s} {per_call_us(fn):7.2f} us/call")
+        print(f"{name:36s} {per_call_us(fn):7.2f} us/call")
+    # What scanjit.torch.cumsum's fast path is made of, step by step.
+    from scanjit import _api
+    raw_stream = torch._C._cuda_getCurrentRawStream
+    steps = [
+        ("  torch.empty(shape, dtype, device)", lambda: torch.empty(x.shape, dtype=x.dtype, device=x.device)),
+        ("  its key (dtype, shape, strides, device)", lambda: _api._torch_key("sum", x, 1, False, False, None)),
+        ("  the current stream", lambda: raw_stream(0)),
+        ("  torch.compiler.is_compiling()", torch.compiler.is_compiling),
+        ("  key, lookup, allocate, launch", lambda: _api._launch_torch(
+            _api._TORCH_CALLS[_api._torch_key("sum", x, 1, False, False, None)], x, None)),
+    ]
+    for name, fn in steps:
+        print(f"{name:36s} {per_call_us(fn):7.2f} us/call")
 
 
 if __name__ == "__main__":

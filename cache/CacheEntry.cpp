@@ -27,7 +27,8 @@ void putField(std::string &out, llvm::StringRef bytes) {
 }
 
 std::string resourcesText(const KernelResources &r) {
-  return "reported=" + std::to_string(r.reported ? 1 : 0) + "\n" + r.toString();
+  return "reported=" + std::to_string(r.reported ? 1 : 0) + "\nfrom_cubin=" + std::to_string(r.fromCubin ? 1 : 0) +
+         "\n" + r.toString();
 }
 
 KernelResources parseResources(llvm::StringRef text) {
@@ -36,9 +37,10 @@ KernelResources parseResources(llvm::StringRef text) {
   text.split(lines, '\n', -1, false);
   for (llvm::StringRef line : lines) {
     auto [key, value] = line.split('=');
-    int v = 0;
+    int v = KernelResources::kUnknown; // ("unknown", or a field this version does not know)
     value.getAsInteger(10, v);
-    if (key == "reported") r.reported = v != 0;
+    if (key == "reported") r.reported = v == 1;
+    else if (key == "from_cubin") r.fromCubin = v == 1;
     else if (key == "registers") r.registers = v;
     else if (key == "spill_stores") r.spillStores = v;
     else if (key == "spill_loads") r.spillLoads = v;
@@ -117,6 +119,7 @@ llvm::Expected<CacheEntry> decodeEntry(llvm::StringRef bytes, llvm::StringRef ex
   e.kernel.cubin = values[6].str();
   if (e.kernel.entry.empty() || e.kernel.cubin.empty())
     return makeError(ErrorCode::CacheError, "entry name or cubin is empty");
+  completeResources(e.kernel); // (entries written when ptxas's report was missing)
   return e;
 }
 

@@ -11,14 +11,18 @@
 namespace scanjit {
 
 struct KernelResources {
-  bool reported = false; // false when NVRTC's log carried no ptxas report
+  static constexpr int kUnknown = -1; // a figure only ptxas's report gives, and it was missing
+  bool reported = false;  // from ptxas's report in NVRTC's log
+  bool fromCubin = false; // else read off the cubin (see readCubinResources)
   int registers = 0;
   int spillStores = 0; // bytes
   int spillLoads = 0;  // bytes
   int stackBytes = 0;
   int sharedBytes = 0; // static shared memory
   int barriers = 0;
-  /// "registers=32 spill_stores=0 ..." one key=value per line.
+  bool known() const { return reported || fromCubin; }
+  /// "registers=32 spill_stores=0 ..." one key=value per line; kUnknown
+  /// prints as "unknown".
   std::string toString() const;
 };
 
@@ -26,14 +30,24 @@ struct KernelResources {
 /// Fails when the report has no "Used N registers" line for it.
 llvm::Expected<KernelResources> parsePtxasReport(llvm::StringRef log, llvm::StringRef entry);
 
+/// Reads registers, stack frame and static shared memory of `entry` off its
+/// cubin. Spills are 0 where the stack frame is (nothing can spill without
+/// one), else unknown, as are barriers.
+llvm::Expected<KernelResources> readCubinResources(llvm::StringRef cubin, llvm::StringRef entry);
+
 struct CompiledKernel {
   std::string entry;   // extern "C" kernel name
   Target target;
   std::string cubin;   // binary for target (bytes)
   std::string ptx;
   std::string log;     // NVRTC program log (includes the ptxas report)
-  KernelResources resources; // from the ptxas report; see resources.reported
+  KernelResources resources; // from the ptxas report, else the cubin; see known()
   double compileMillis = 0;
 };
+
+/// Fills kernel.resources from the cubin where ptxas's report was missing
+/// (also for cache entries written before the cubin was read). Leaves them
+/// unknown only if the cubin cannot be read.
+void completeResources(CompiledKernel &kernel);
 
 } // namespace scanjit

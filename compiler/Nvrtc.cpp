@@ -95,14 +95,14 @@ llvm::Expected<CompiledKernel> compileWithNvrtc(llvm::StringRef source, llvm::St
   if (kernel.cubin.empty())
     return detail::makeErrorF(ErrorCode::Internal, "NVRTC produced no cubin for '{0}' ({1})", what,
                               target.name());
-  // Seen on a GPU machine: in a process that already holds a CUDA context,
-  // NVRTC's log may lack the ptxas report although the cubin is fine. The
-  // kernel is then still good; its resources are marked unreported.
+  // Seen on GPU machines: NVRTC's log may lack the ptxas report although the
+  // cubin is fine. The resources are then read off the cubin.
   auto resources = parsePtxasReport(kernel.log, entry);
   if (resources)
     kernel.resources = *resources;
   else
     llvm::consumeError(resources.takeError());
+  completeResources(kernel);
   kernel.compileMillis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return kernel;

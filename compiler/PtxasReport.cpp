@@ -25,9 +25,20 @@ int numberBefore(llvm::StringRef line, llvm::StringRef suffix) {
 std::string KernelResources::toString() const {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << "registers=" << registers << "\nspill_stores=" << spillStores
-     << "\nspill_loads=" << spillLoads << "\nstack_bytes=" << stackBytes
-     << "\nshared_bytes=" << sharedBytes << "\nbarriers=" << barriers << "\n";
+  auto figure = [&](const char *key, int value) {
+    os << key << "=";
+    if (value == kUnknown)
+      os << "unknown";
+    else
+      os << value;
+    os << "\n";
+  };
+  figure("registers", registers);
+  figure("spill_stores", spillStores);
+  figure("spill_loads", spillLoads);
+  figure("stack_bytes", stackBytes);
+  figure("shared_bytes", sharedBytes);
+  figure("barriers", barriers);
   return os.str();
 }
 

@@ -113,6 +113,9 @@ ErrorClasses &errorClasses() {
 
 NB_MODULE(_core, m) {
   m.doc() = "scanjit's C++ runtime (use the scanjit package, not this module)";
+  // Kernels stay cached in the package's dicts until the interpreter exits,
+  // by design: nanobind's exit-time leak report would name each of them.
+  nb::set_leak_warnings(false);
   ErrorClasses &errors = errorClasses();
   errors.base = PyErr_NewExceptionWithDoc("scanjit.Error", "Any error scanjit raises; .code names its class.",
                                           PyExc_RuntimeError, nullptr);
@@ -193,6 +196,7 @@ NB_MODULE(_core, m) {
         d["source"] = r.source;
         d["ptx"] = r.ptx;
         d["key"] = r.key;
+        d["resources_from"] = r.resourcesFrom;
         d["registers"] = r.registers;
         d["spill_stores"] = r.spillStores;
         d["spill_loads"] = r.spillLoads;

@@ -26,7 +26,8 @@ KernelReport inspectKernel(const std::string &specText, const std::string &arch)
   report.entry = compiled.entry;
   report.ptx = compiled.ptx;
   report.cubin = compiled.cubin;
-  report.resourcesReported = compiled.resources.reported;
+  report.resourcesReported = compiled.resources.known();
+  report.resourcesFrom = compiled.resources.reported ? "ptxas" : compiled.resources.fromCubin ? "cubin" : "";
   report.registers = compiled.resources.registers;
   report.spillStores = compiled.resources.spillStores;
   report.spillLoads = compiled.resources.spillLoads;

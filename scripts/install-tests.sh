@@ -17,8 +17,10 @@ quiet cmake --install "$build" --prefix "$prefix"
 quiet cmake -S examples/consumer-cmake -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
 quiet cmake --build "$work/consumer"
 "$work/consumer/consumer"
+cuda=${CUDA_PATH:-/usr/local/cuda} # the C host's own buffers come from the CUDA runtime
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -Wall -Werror examples/c-host/main.c \
-  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scanjit) -o "$work/c-host"
+  $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs scanjit) \
+  -I"$cuda/include" -L"$cuda/lib64" -lcudart_static -ldl -lrt -lpthread -o "$work/c-host"
 "$work/c-host"
 # Precompile a manifest, then a host that may only read that cache (on a GPU:
 # it must compile nothing).

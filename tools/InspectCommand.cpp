@@ -82,12 +82,13 @@ llvm::Error runInspectOrError() {
     llvm::outs() << compiled->ptx;
     break;
   case Emit::Resources:
-    if (!compiled->resources.reported)
+    if (!compiled->resources.known())
       return detail::makeErrorF(ErrorCode::Internal,
-                                "NVRTC's log for '{0}' carries no ptxas report:\n{1}",
+                                "neither NVRTC's log nor the cubin of '{0}' gives its resources:\n{1}",
                                 spec->toString(), compiled->log);
     llvm::outs() << "entry=" << compiled->entry << "\narch=" << target->name()
-                 << "\nnvrtc=" << nvrtcVersion() << "\n"
+                 << "\nnvrtc=" << nvrtcVersion()
+                 << "\nresources_from=" << (compiled->resources.reported ? "ptxas" : "cubin") << "\n"
                  << compiled->resources.toString()
                  << "dynamic_shared_bytes=" << generated->plan.sharedBytes << "\n"
                  << llvm::formatv("compile_ms={0:f1}\n", compiled->compileMillis);

@@ -76,44 +76,53 @@ def _kernel_for(op, od, xd, dim, md, reverse, exclusive):
     return kernel
 
 
-# The commonest call, a torch tensor scanned into a fresh output on its
-# device's current stream: its kernel and output dtype by the tensor's
-# layout, filled by the general path's first call, so a repeated call does
-# no more than allocate the output and launch.
+# The commonest call, a torch tensor (and mask) scanned into a fresh output on
+# its device's current stream: what it needs by the tensors' layouts, filled by
+# the general path's first call, so a repeated call does no more than allocate
+# the output and launch (issue 17's per-call target: no slower than torch.cumsum).
 _TORCH_CALLS = {}
 
 
-def _torch_key(op, x, dim, reverse, exclusive):
-    return (op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.device.index)
+def _torch_key(op, x, dim, reverse, exclusive, mask):
+    key = (op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.get_device())
+    if mask is not None:
+        key += (mask.dtype, mask.shape, mask.stride(), mask.get_device())
+    return key
 
 
-def _torch_fast(key, x):
-    hit = _TORCH_CALLS.get(key)
-    if hit is None:
-        return None
-    import torch
-    kernel, out_dtype = hit
-    out = torch.empty(x.shape, dtype=out_dtype, device=x.device)
-    kernel.launch(out.data_ptr(), x.data_ptr(), 0, current_stream(x, None))
+def _launch_torch(hit, x, mask):
+    launch, empty_strided, strides, out_dtype, device, index, stream_of = hit
+    out = empty_strided(x.shape, strides, dtype=out_dtype, device=device)
+    launch(out.data_ptr(), x.data_ptr(), mask.data_ptr() if mask is not None else 0, stream_of(index))
     return out
+
+
+def _remember_torch_call(key, kernel, x, out):
+    import torch
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # (what Triton uses: no Stream object)
+    stream_of = raw or (lambda index: torch.cuda.current_stream(index).cuda_stream)
+    if len(_TORCH_CALLS) >= _MAX_KERNELS:
+        _TORCH_CALLS.clear()
+    # torch.empty_strided: a few µs cheaper per call than torch.empty (measured, BENCHMARKS.md).
+    _TORCH_CALLS[key] = (kernel.launch, torch.empty_strided, out.stride(), out.dtype, x.device, x.device.index,
+                         stream_of)
 
 
 def scan(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
     """Scans x along dim with op (sum, prod, max, min, logsumexp) into out (allocated by x's framework
     when None) on `stream` (default: the framework's current stream); returns out."""
-    plain = mask is None and out is None and dtype is None and stream is None and is_torch(x) and x.is_cuda
+    plain = (out is None and dtype is None and stream is None and is_torch(x) and x.is_cuda and
+             (mask is None or (is_torch(mask) and mask.is_cuda)))
     if plain:
-        key = _torch_key(op, x, dim, bool(reverse), bool(exclusive))
-        y = _torch_fast(key, x)
-        if y is not None:
-            return y
+        key = _torch_key(op, x, dim, bool(reverse), bool(exclusive), mask)
+        hit = _TORCH_CALLS.get(key)
+        if hit is not None:
+            return _launch_torch(hit, x, mask)
     out, xd, dim_, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, True)
     kernel = _kernel_for(op, od, xd, dim_, md, bool(reverse), bool(exclusive))
     kernel.launch(od.data, xd.data, md.data if md else 0, current_stream(x, stream))
     if plain:
-        if len(_TORCH_CALLS) >= _MAX_KERNELS:
-            _TORCH_CALLS.clear()
-        _TORCH_CALLS[key] = (kernel, out.dtype)
+        _remember_torch_call(key, kernel, x, out)
     return out
 
 
@@ -165,14 +174,16 @@ def prepare(spec: str) -> Kernel:
     return Kernel(_core.prepare(spec))
 
 
-_RESOURCES = ("registers", "spill_stores", "spill_loads", "shared_bytes", "dynamic_shared_bytes", "compile_ms")
+_RESOURCES = ("resources_from", "registers", "spill_stores", "spill_loads", "shared_bytes", "dynamic_shared_bytes",
+              "compile_ms")
 _EMITS = ("plan", "source", "ptx", "sass", "resources", "key")
 
 
 def inspect(spec: str, emit: str = "plan", arch: str = None):
     """What scanjit generates for a spec, without a GPU: emit="plan", "source", "ptx", "sass" (through
     nvdisasm), "key" (the cache key's digest) as text, or "resources" (a dict of registers, spills, shared
-    memory and compile time). arch: "sm_90", ...; default $SCANJIT_ARCH, else the GPU present, else sm_90."""
+    memory and compile time; "resources_from": "ptxas" or "cubin", where spills are -1 if unknown).
+    arch: "sm_90", ...; default $SCANJIT_ARCH, else the GPU present, else sm_90."""
     if emit not in _EMITS:
         raise InvalidArgument(f"emit={emit!r} is not one of {', '.join(_EMITS)}")
     if emit == "sass":

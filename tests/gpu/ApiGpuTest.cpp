@@ -208,6 +208,43 @@ TEST(Api, SafeInsideCudaGraphCapture) {
   d.cuStreamDestroy(stream);
 }
 
+// A look-back kernel needs a workspace: captured on a stream that never
+// launched it before (no allocation is allowed under global capture), the
+// graph replays on another stream, twice, and eager launches go on after it.
+TEST(Api, LookbackWorkspaceUnderCaptureOnAFreshStream) {
+  SCANJIT_REQUIRE_GPU();
+  const std::string spec = "sum f32[2,1048577] dim=1 reverse";
+  Problem p(2, 1048577);
+  Kernel k = prepare(spec);
+  ASSERT_NE(k.plan().find("family=row_lookback"), std::string::npos) << k.plan();
+  const DriverApi &d = *driver();
+  CUstream capture, replay;
+  checkCu(d.cuStreamCreate(&capture, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  checkCu(d.cuStreamCreate(&replay, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  checkCu(d.cuStreamBeginCapture(capture, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+  k.launch(p.outRef(), p.inRef(), nullptr, capture);
+  CUgraph graph;
+  checkCu(d.cuStreamEndCapture(capture, &graph), "cuStreamEndCapture");
+  CUgraphExec exec;
+  checkCu(d.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+  for (int replays = 0; replays < 2; ++replays) {
+    p.dOut.fill(0xff, replay); // (non-blocking streams: in stream order, not the legacy stream's)
+    checkCu(d.cuGraphLaunch(exec, replay), "cuGraphLaunch");
+    checkCu(d.cuStreamSynchronize(replay), "sync");
+    VerifyReport r = p.check(spec);
+    EXPECT_TRUE(r.ok()) << "replay " << replays << ": " << r.firstMismatch;
+  }
+  p.dOut.fill(0xff, capture);
+  k.launch(p.outRef(), p.inRef(), nullptr, capture);
+  checkCu(d.cuStreamSynchronize(capture), "sync");
+  VerifyReport r = p.check(spec);
+  EXPECT_TRUE(r.ok()) << "eager launch after the capture: " << r.firstMismatch;
+  d.cuGraphExecDestroy(exec);
+  d.cuGraphDestroy(graph);
+  d.cuStreamDestroy(capture);
+  d.cuStreamDestroy(replay);
+}
+
 TEST(CApi, StatusCodesAndLastError) {
   SCANJIT_REQUIRE_GPU();
   scanjit_kernel *k = nullptr;
@@ -256,6 +293,39 @@ TEST(Cache, PrecompiledThenRunCompilesNothing) {
   EXPECT_NE(out.find("scanjit: cache hit"), std::string::npos) << out;
   EXPECT_EQ(out.find("scanjit: compiled"), std::string::npos) << out;
   EXPECT_NE(out.find("check: pass"), std::string::npos) << out;
+  llvm::sys::fs::remove_directories(dir);
+}
+
+// `inspect --emit resources` works on a GPU machine (where NVRTC's log has
+// been seen without ptxas's report): the seed specs, cache off, for the
+// GPU's own arch and for sm_90, in a CLI process that holds a context.
+TEST(Cache, InspectResourcesOfTheSeedsOnAGpuMachine) {
+  SCANJIT_REQUIRE_GPU();
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("scanjit-gpu-inspect", dir));
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    env.push_back(*e);
+  env.push_back("SCANJIT_CACHE=off");
+  std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
+  const std::string cli = cliPath(), log = (dir + "/inspect.log").str();
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(log), llvm::StringRef(log)};
+  for (const char *spec : {"sum f32[32768,32768] dim=1", "sum f32[32768,32768] dim=1 reverse",
+                           "sum f32[32768,32768] dim=1 mask", "sum f32[32768,32768] dim=1 exclusive"}) {
+    for (const char *arch : {"", "sm_90"}) {
+      std::vector<llvm::StringRef> args = {cli, "inspect", spec, "--emit", "resources"};
+      if (*arch)
+        args.insert(args.end(), {"--arch", arch});
+      int rc = llvm::sys::ExecuteAndWait(cli, args, llvm::ArrayRef<llvm::StringRef>(envRefs), redirects);
+      auto text = llvm::MemoryBuffer::getFile(log);
+      ASSERT_TRUE(bool(text));
+      std::string out = (*text)->getBuffer().str();
+      EXPECT_EQ(rc, 0) << spec << " " << arch << ":\n" << out;
+      EXPECT_NE(out.find("resources_from="), std::string::npos) << out;
+      EXPECT_EQ(out.find("registers=0\n"), std::string::npos) << out;
+      EXPECT_NE(out.find("spill_stores=0\n"), std::string::npos) << out;
+    }
+  }
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -14,7 +14,8 @@ struct KernelReport {
   std::string ptx;
   std::string key;    // the cache key's digest for this spec and arch
   std::string cubin;  // the compiled binary
-  bool resourcesReported = false; // the counts below came from ptxas's report
+  bool resourcesReported = false; // the counts below are known (-1: a count only ptxas reports)
+  std::string resourcesFrom;      // "ptxas" (its report in NVRTC's log), else "cubin" (read off it)
   int registers = 0;
   int spillStores = 0, spillLoads = 0; // bytes
   int sharedBytes = 0;            // static, as ptxas reports it

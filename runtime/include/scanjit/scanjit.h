@@ -58,7 +58,7 @@ scanjit_status scanjit_spec_for(scanjit_op op, const scanjit_tensor *out, const 
  * else the GPU present, else sm_90), without a GPU. */
 typedef struct scanjit_resources {
   int registers;
-  int spill_stores, spill_loads; /* bytes */
+  int spill_stores, spill_loads; /* bytes; -1: unknown (no ptxas report, and a stack frame) */
   int shared_bytes;              /* static */
   long long dynamic_shared_bytes;
   double compile_ms;
