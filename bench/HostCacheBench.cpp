@@ -1,9 +1,12 @@
 // Host-side cache benchmark (no GPU needed): cold NVRTC compile per spec,
 // disk-cache hit (read + checksum + key check + decode), and memory hit
 // (the registry's lookup by spec text). With a GPU present it also times
-// loading the cubin into a context (cuModuleLoadData).
+// loading the cubin into a context (cuModuleLoadData) and the launch path of
+// each entry point (LaunchPathBench.cpp).
 //
 //   scanjit_host_bench [--specs N] [--hits N]
+#include "LaunchPathBench.h"
+
 #include "cache/KernelStore.h"
 #include "runtime/Context.h"
 #include "runtime/DriverApi.h"
@@ -123,5 +126,7 @@ int main(int argc, char **argv) {
                                   loadMs.size(), median(loadMs));
   llvm::outs() << llvm::formatv("| memory hit: registry lookup by spec text, mean of {0} | {1:f0} ns | <= 1 us |\n",
                                 hits, memoryNs);
+  if (gpu && detail::detectGpuSm())
+    bench::printLaunchPathTable();
   return 0;
 }

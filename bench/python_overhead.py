@@ -15,17 +15,25 @@ import scanjit
 import scanjit.torch
 
 
-def per_call_us(fn, calls=2000, repeats=5):
-    for _ in range(50):
+def timed_us(fn, calls):
+    torch.cuda.synchronize()
+    t = time.perf_counter()
+    for _ in range(calls):
         fn()
     torch.cuda.synchronize()
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(calls):
+    return (time.perf_counter() - t) / calls * 1e6
+
+
+def per_call_us(rows, calls=2000, rounds=7):
+    """µs per call of each (name, fn), the best of `rounds`; the rows take turns in each round, so a
+    drift of the machine's speed touches them all alike."""
+    for _, fn in rows:
+        for _ in range(50):
             fn()
-        torch.cuda.synchronize()
-        best = min(best, (time.perf_counter() - t) / calls * 1e6)
+    best = {name: float("inf") for name, _ in rows}
+    for _ in range(rounds):
+        for name, fn in rows:
+            best[name] = min(best[name], timed_us(fn, calls))
     return best
 
 
@@ -47,9 +55,10 @@ def main():
         ("scanjit.cumsum(x, 1, out=y)", lambda: scanjit.cumsum(x, 1, out=y)),
         ("Kernel.launch(y, x)", lambda: kernel.launch(y, x)),
         ("raw launch (pointers, stream)", lambda: raw.launch(yp, xp, 0, stream)),
+        ("raw launch_unchecked", lambda: raw.launch_unchecked(yp, xp, 0, stream)),
     ]
-    for name, fn in rows:
-        print(f"{name:36s} {per_call_us(fn):7.2f} us/call")
+    for name, us in per_call_us(rows).items():
+        print(f"{name:40s} {us:7.2f} us/call")
     # What scanjit.torch.cumsum's fast path is made of, step by step.
     from scanjit import _api
     raw_stream = torch._C._cuda_getCurrentRawStream
@@ -61,8 +70,8 @@ def main():
         ("  key, lookup, allocate, launch", lambda: _api._launch_torch(
             _api._TORCH_CALLS[_api._torch_key("sum", x, 1, False, False, None)], x, None)),
     ]
-    for name, fn in steps:
-        print(f"{name:36s} {per_call_us(fn):7.2f} us/call")
+    for name, us in per_call_us(steps).items():
+        print(f"{name:40s} {us:7.2f} us/call")
 
 
 if __name__ == "__main__":

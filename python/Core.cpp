@@ -170,6 +170,14 @@ NB_MODULE(_core, m) {
           },
           nb::arg("out"), nb::arg("x"), nb::arg("mask"), nb::arg("stream"),
           "Launches on bare device pointers laid out as the spec says.")
+      .def(
+          "launch_unchecked",
+          [](const Kernel &k, uintptr_t out, uintptr_t in, uintptr_t mask, uintptr_t stream) {
+            k.launchUnchecked(reinterpret_cast<void *>(out), reinterpret_cast<const void *>(in),
+                              reinterpret_cast<const void *>(mask), reinterpret_cast<Stream>(stream));
+          },
+          nb::arg("out"), nb::arg("x"), nb::arg("mask"), nb::arg("stream"),
+          "launch() without the driver's check of each pointer (for tensors a framework vouches for).")
       .def("__repr__", [](const Kernel &k) { return "<scanjit.Kernel '" + k.spec() + "'>"; });
 
   m.def(

@@ -5,6 +5,7 @@
 #include "runtime/Context.h"
 #include "runtime/Errors.h"
 #include "runtime/KernelRegistry.h"
+#include "runtime/PointerCheck.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -84,7 +85,10 @@ template <class SpecOrText> KernelEntryPtr prepareEntry(const SpecOrText &spec) 
   return entry;
 }
 
-void launchEntry(const KernelEntry &e, void *out, const void *in, const void *mask, Stream stream) {
+enum class Access { Checked, Unchecked };
+
+void launchEntry(const KernelEntry &e, void *out, const void *in, const void *mask, Stream stream,
+                 Access access = Access::Checked) {
   const ScanSpec &spec = e.spec;
   if (e.plan.family == KernelFamily::Empty)
     return; // no elements: any pointers will do
@@ -92,6 +96,12 @@ void launchEntry(const KernelEntry &e, void *out, const void *in, const void *ma
   checkPointer(out, spec.out, true, "out", spec);
   checkPointer(mask, DType::Bool, spec.mask, "mask", spec);
   CUcontext ctx = unwrap(currentContextHandle());
+  if (access == Access::Checked) {
+    checkDeviceAccessible(ctx, in, tensorSpanBytes(spec, spec.inStrides, spec.in), "in", spec);
+    checkDeviceAccessible(ctx, out, tensorSpanBytes(spec, spec.outStrides, spec.out), "out", spec);
+    if (spec.mask)
+      checkDeviceAccessible(ctx, mask, tensorSpanBytes(spec, spec.maskStrides, DType::Bool), "mask", spec);
+  }
   CUfunction fn = unwrap(e.function(ctx));
   const DriverApi &api = *driver();
   // Zeroed once, when first allocated for this stream: the kernels count
@@ -215,6 +225,10 @@ void Kernel::launch(const TensorRef &out, const TensorRef &in, const TensorRef *
 
 void Kernel::launch(void *out, const void *in, const void *mask, Stream stream) const {
   launchEntry(entryOf(entry_), out, in, mask, stream);
+}
+
+void Kernel::launchUnchecked(void *out, const void *in, const void *mask, Stream stream) const {
+  launchEntry(entryOf(entry_), out, in, mask, stream, Access::Unchecked);
 }
 
 } // namespace scanjit

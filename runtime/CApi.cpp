@@ -169,6 +169,15 @@ scanjit_status scanjit_launch(const scanjit_kernel *kernel, void *out, const voi
   });
 }
 
+scanjit_status scanjit_launch_unchecked(const scanjit_kernel *kernel, void *out, const void *in,
+                                        const void *mask, void *stream) {
+  return guarded([&] {
+    if (!kernel)
+      throw scanjit::Error(scanjit::ErrorCode::InvalidArgument, "scanjit_launch_unchecked: kernel is NULL");
+    kernel->kernel.launchUnchecked(out, in, mask, stream);
+  });
+}
+
 scanjit_status scanjit_scan(const char *spec, void *out, const void *in, const void *mask,
                             void *stream) {
   return guarded([&] {

@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
+#include <cstring>
 #include <thread>
 #include <unistd.h>
 
@@ -206,6 +207,48 @@ TEST(Api, SafeInsideCudaGraphCapture) {
   d.cuGraphExecDestroy(exec);
   d.cuGraphDestroy(graph);
   d.cuStreamDestroy(stream);
+}
+
+// A pointer the GPU cannot reach is refused before anything runs, and the
+// process's context lives on: pageable host memory, a freed allocation, a
+// tensor running past its allocation; pinned host memory is fine.
+TEST(Api, PointersTheGpuCannotReachAreRefused) {
+  SCANJIT_REQUIRE_GPU();
+  const std::string spec = "sum f32[8,500] dim=1";
+  const size_t bytes = 8 * 500 * sizeof(float);
+  Problem p(8, 500);
+  Kernel k = prepare(spec);
+  std::vector<float> pageable(8 * 500, 1.0f);
+  auto refused = [&](void *out, const void *in, const char *needle) {
+    std::string msg;
+    EXPECT_EQ(codeOf([&] { k.launch(out, in, nullptr, nullptr); }, &msg), ErrorCode::InvalidArgument) << needle;
+    EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+  };
+  refused(p.dOut.at(0), pageable.data(), "in pointer");
+  refused(pageable.data(), p.dIn.at(0), "out pointer");
+  const DriverApi &d = *driver();
+  CUdeviceptr freed = 0;
+  checkCu(d.cuMemAlloc(&freed, bytes), "cuMemAlloc");
+  checkCu(d.cuMemFree(freed), "cuMemFree");
+  refused(p.dOut.at(0), reinterpret_cast<const void *>(freed), "in pointer");
+  // (2 MiB: no allocation granularity can round it up past the tensor's end.)
+  DeviceBuffer exact(2 << 20);
+  refused(exact.at((2 << 20) - bytes + 4), p.dIn.at(0), "allocation ends");
+  EXPECT_EQ(scanjit_scan(spec.c_str(), p.dOut.at(0), pageable.data(), nullptr, nullptr), SCANJIT_INVALID_ARGUMENT);
+
+  void *pinnedIn = nullptr;
+  checkCu(d.cuMemAllocHost(&pinnedIn, bytes), "cuMemAllocHost");
+  std::memcpy(pinnedIn, p.in.data(), bytes);
+  p.dOut.fill(0xff);
+  k.launch(p.dOut.at(0), pinnedIn, nullptr, nullptr);
+  VerifyReport r = p.check(spec);
+  EXPECT_TRUE(r.ok()) << "pinned host input: " << r.firstMismatch;
+  checkCu(d.cuMemFreeHost(pinnedIn), "cuMemFreeHost");
+
+  p.dOut.fill(0xff);
+  k.launch(p.dOut.at(0), p.dIn.at(0), nullptr, nullptr);
+  r = p.check(spec);
+  EXPECT_TRUE(r.ok()) << "a correct scan after the refusals: " << r.firstMismatch;
 }
 
 // A look-back kernel needs a workspace: captured on a stream that never

@@ -56,7 +56,8 @@ public:
   const std::string &entryName() const;
 
   /// Launches on `stream`. The tensors must match the spec (dtype, sizes,
-  /// strides); pointers must be aligned to their element size. Allocates
+  /// strides); pointers must be aligned to their element size and be device,
+  /// managed or pinned host memory holding the whole tensor. Allocates
   /// nothing and compiles nothing: safe inside CUDA graph capture in a
   /// context where the kernel is loaded (prepare() loads it in the current
   /// one; the first launch in another context loads it there). Look-back
@@ -67,6 +68,11 @@ public:
               Stream stream = nullptr) const;
   /// The same with bare pointers: the layout is the spec's.
   void launch(void *out, const void *in, const void *mask, Stream stream) const;
+  /// launch() without asking the driver whether each pointer is memory the
+  /// GPU can reach with room for its tensor (launch() refuses a pageable
+  /// host pointer or a freed allocation, which would fault and leave the
+  /// context dead): for callers that validated their buffers once.
+  void launchUnchecked(void *out, const void *in, const void *mask, Stream stream) const;
 
 private:
   friend Kernel prepare(const std::string &);

@@ -83,9 +83,16 @@ scanjit_status scanjit_runtime_stats(scanjit_stats *stats);
 
 /* Compiles (or finds) and loads the kernel for `spec`; *kernel is set on success. */
 scanjit_status scanjit_prepare(const char *spec, scanjit_kernel **kernel);
-/* Launches a prepared kernel on `stream` (a CUstream; NULL for the default stream). */
+/* Launches a prepared kernel on `stream` (a CUstream; NULL for the default stream).
+ * SCANJIT_INVALID_ARGUMENT, before anything runs, for a pointer the GPU cannot
+ * reach (pageable host memory, a freed allocation) or an allocation too small
+ * for its tensor. */
 scanjit_status scanjit_launch(const scanjit_kernel *kernel, void *out, const void *in,
                               const void *mask, void *stream);
+/* scanjit_launch without asking the driver about each pointer, for callers that
+ * validated their buffers once (a bad pointer then faults the context). */
+scanjit_status scanjit_launch_unchecked(const scanjit_kernel *kernel, void *out, const void *in,
+                                        const void *mask, void *stream);
 /* prepare + launch in one call. */
 scanjit_status scanjit_scan(const char *spec, void *out, const void *in, const void *mask,
                             void *stream);
