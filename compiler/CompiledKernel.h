@@ -21,6 +21,8 @@ struct KernelResources {
   int sharedBytes = 0; // static shared memory
   int barriers = 0;
   bool known() const { return reported || fromCubin; }
+  /// Where the figures came from: "ptxas", "cubin", or "" (unknown).
+  const char *source() const { return reported ? "ptxas" : fromCubin ? "cubin" : ""; }
   /// "registers=32 spill_stores=0 ..." one key=value per line; kUnknown
   /// prints as "unknown".
   std::string toString() const;

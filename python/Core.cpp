@@ -109,6 +109,16 @@ ErrorClasses &errorClasses() {
   return classes;
 }
 
+// A Kernel launch method bound for Python: device pointers and the stream
+// as ints.
+using PointerLaunch = void (Kernel::*)(void *, const void *, const void *, Stream) const;
+auto onPointers(PointerLaunch launch) {
+  return [launch](const Kernel &k, uintptr_t out, uintptr_t in, uintptr_t mask, uintptr_t stream) {
+    (k.*launch)(reinterpret_cast<void *>(out), reinterpret_cast<const void *>(in),
+                reinterpret_cast<const void *>(mask), reinterpret_cast<Stream>(stream));
+  };
+}
+
 } // namespace
 
 NB_MODULE(_core, m) {
@@ -162,22 +172,11 @@ NB_MODULE(_core, m) {
       .def_prop_ro("spec", &Kernel::spec)
       .def_prop_ro("plan", &Kernel::plan)
       .def_prop_ro("entry", &Kernel::entryName)
-      .def(
-          "launch",
-          [](const Kernel &k, uintptr_t out, uintptr_t in, uintptr_t mask, uintptr_t stream) {
-            k.launch(reinterpret_cast<void *>(out), reinterpret_cast<const void *>(in),
-                     reinterpret_cast<const void *>(mask), reinterpret_cast<Stream>(stream));
-          },
-          nb::arg("out"), nb::arg("x"), nb::arg("mask"), nb::arg("stream"),
-          "Launches on bare device pointers laid out as the spec says.")
-      .def(
-          "launch_unchecked",
-          [](const Kernel &k, uintptr_t out, uintptr_t in, uintptr_t mask, uintptr_t stream) {
-            k.launchUnchecked(reinterpret_cast<void *>(out), reinterpret_cast<const void *>(in),
-                              reinterpret_cast<const void *>(mask), reinterpret_cast<Stream>(stream));
-          },
-          nb::arg("out"), nb::arg("x"), nb::arg("mask"), nb::arg("stream"),
-          "launch() without the driver's check of each pointer (for tensors a framework vouches for).")
+      .def("launch", onPointers(static_cast<PointerLaunch>(&Kernel::launch)), nb::arg("out"), nb::arg("x"),
+           nb::arg("mask"), nb::arg("stream"), "Launches on bare device pointers laid out as the spec says.")
+      .def("launch_unchecked", onPointers(&Kernel::launchUnchecked), nb::arg("out"), nb::arg("x"), nb::arg("mask"),
+           nb::arg("stream"),
+           "launch() without the driver's check of each pointer (for tensors a framework vouches for).")
       .def("__repr__", [](const Kernel &k) { return "<scanjit.Kernel '" + k.spec() + "'>"; });
 
   m.def(

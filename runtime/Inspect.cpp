@@ -27,7 +27,7 @@ KernelReport inspectKernel(const std::string &specText, const std::string &arch)
   report.ptx = compiled.ptx;
   report.cubin = compiled.cubin;
   report.resourcesReported = compiled.resources.known();
-  report.resourcesFrom = compiled.resources.reported ? "ptxas" : compiled.resources.fromCubin ? "cubin" : "";
+  report.resourcesFrom = compiled.resources.source();
   report.registers = compiled.resources.registers;
   report.spillStores = compiled.resources.spillStores;
   report.spillLoads = compiled.resources.spillLoads;

@@ -43,7 +43,7 @@ private:
   mutable llvm::SmallVector<Workspace, 2> workspaces_;
   mutable llvm::SmallVector<CUdeviceptr, 0> capturedWorkspaces_; // kept while graphs may use them
 
-  llvm::Expected<CUdeviceptr> allocateZeroed(CUstream stream, bool capturing) const;
+  llvm::Expected<CUdeviceptr> allocateZeroed(const DriverApi &api, CUstream stream, bool capturing) const;
 };
 
 using KernelEntryPtr = std::shared_ptr<const KernelEntry>;

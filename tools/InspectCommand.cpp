@@ -88,7 +88,7 @@ llvm::Error runInspectOrError() {
                                 spec->toString(), compiled->log);
     llvm::outs() << "entry=" << compiled->entry << "\narch=" << target->name()
                  << "\nnvrtc=" << nvrtcVersion()
-                 << "\nresources_from=" << (compiled->resources.reported ? "ptxas" : "cubin") << "\n"
+                 << "\nresources_from=" << compiled->resources.source() << "\n"
                  << compiled->resources.toString()
                  << "dynamic_shared_bytes=" << generated->plan.sharedBytes << "\n"
                  << llvm::formatv("compile_ms={0:f1}\n", compiled->compileMillis);

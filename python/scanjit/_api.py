@@ -80,7 +80,7 @@ def _kernel_for(op, od, xd, dim, md, reverse, exclusive):
 # its device's current stream: what it needs by the tensors' layouts, filled by
 # the general path's first call, so a repeated call does no more than allocate
 # the output and launch (issue 17's per-call target: no slower than torch.cumsum).
-_TORCH_CALLS = {}
+_TORCH_CALLS = {}  # (never rebound, only cleared: scanjit.torch holds it too)
 
 
 def _torch_key(op, x, dim, reverse, exclusive, mask):

@@ -20,9 +20,8 @@ from torch import Tensor
 from . import _api
 
 _is_compiling, _grad_enabled = torch.compiler.is_compiling, torch.is_grad_enabled
-_torch_calls = _api._TORCH_CALLS  # (never rebound: cleared in place when full)
-
-
+# The package's fast path for repeated torch calls, bound once: a few µs count here.
+_torch_calls, _torch_key, _launch_torch = _api._TORCH_CALLS, _api._torch_key, _api._launch_torch
 
 
 def _out_dtype(op: str, x: Tensor, dtype: Optional[torch.dtype]) -> torch.dtype:
@@ -53,13 +52,10 @@ def _define(name: str, op: str):
               dtype: Optional[torch.dtype] = None) -> Tensor:
         if _is_compiling() or (x.requires_grad and _grad_enabled()) or not x.is_cuda:
             return scan_op(x, dim, reverse, exclusive, mask, dtype)
-        if mask is None and dtype is None:  # the commonest call, inlined: a few µs count here
-            hit = _torch_calls.get((op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.get_device()))
+        if dtype is None and (mask is None or mask.is_cuda):
+            hit = _torch_calls.get(_torch_key(op, x, dim, reverse, exclusive, mask))
             if hit is not None:
-                launch, empty_strided, strides, out_dtype, device, index, stream_of = hit
-                out = empty_strided(x.shape, strides, dtype=out_dtype, device=device)
-                launch(out.data_ptr(), x.data_ptr(), 0, stream_of(index))
-                return out
+                return _launch_torch(hit, x, mask)
         return _api.scan(op, x, dim, reverse=reverse, exclusive=exclusive, mask=mask,
                          dtype=str(dtype) if dtype is not None else None)
 

@@ -62,8 +62,8 @@ public:
   /// context where the kernel is loaded (prepare() loads it in the current
   /// one; the first launch in another context loads it there). Look-back
   /// plans (few long rows) also keep a small scratch buffer per stream,
-  /// allocated by the first launch on that stream: launch once on a stream
-  /// before capturing it.
+  /// allocated by the first launch on that stream; a launch under capture
+  /// gets one of its own, which the graph keeps (docs/runtime.md).
   void launch(const TensorRef &out, const TensorRef &in, const TensorRef *mask = nullptr,
               Stream stream = nullptr) const;
   /// The same with bare pointers: the layout is the spec's.
