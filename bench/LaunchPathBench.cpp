@@ -65,7 +65,8 @@ void printLaunchPathTable() {
   auto entry = *detail::findOrCompile(llvm::StringRef(spec), Target{ctx.sm});
   CUfunction fn = *entry->function(ctx.context);
   CUdeviceptr none = 0;
-  void *params[] = {&in, &none, &out, &none};
+  long long batch = entry->plan.launchBatch();
+  void *params[] = {&in, &none, &out, &none, &batch};
   const KernelPlan &plan = entry->plan;
 
   struct Row {

@@ -1,6 +1,7 @@
 #include "cache/CacheKey.h"
 #include "compiler/Emitter.h"
 #include "compiler/Nvrtc.h"
+#include "compiler/ShapeClass.h"
 #include "compiler/Templates.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -21,8 +22,9 @@ CacheKeyFields currentKeyFields(const GeneratedKernel &generated, const Target &
   CacheKeyFields f;
   f.scanjitVersion = scanjitVersion().str();
   f.templatesDigest = detail::templatesDigest();
-  f.spec = generated.spec.toString();
-  f.plan = generated.plan.toString();
+  // The shape class, not the spec: every spec of a class shares the kernel.
+  f.spec = shapeClassText(generated.spec, generated.plan);
+  f.plan = generated.plan.classText();
   f.nvrtcVersion = nvrtcVersion();
   f.arch = target.name();
   for (const std::string &o : nvrtcOptions(target))

@@ -16,8 +16,8 @@ struct CacheKeyFields {
   int formatVersion = kCacheFormatVersion;
   std::string scanjitVersion;
   std::string templatesDigest;
-  std::string spec;  // canonical spec text
-  std::string plan;  // canonical plan text
+  std::string spec;  // the shape class's spec text (shapeClassText)
+  std::string plan;  // the plan's class text (KernelPlan::classText)
   std::string nvrtcVersion;
   std::string arch;  // "sm_90"
   std::string options;

@@ -42,7 +42,7 @@ llvm::Expected<StoredKernel> loadOrCompile(DiskCache &disk, const GeneratedKerne
                                       target.name(), compiled->compileMillis));
   CacheEntry entry;
   entry.keyText = key.text;
-  entry.plan = generated.plan.toString();
+  entry.plan = generated.plan.classText();
   entry.kernel = *compiled;
   disk.store(key, entry);
   return StoredKernel{std::move(*compiled), false};

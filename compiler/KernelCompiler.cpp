@@ -2,6 +2,7 @@
 #include "compiler/Emitter.h"
 #include "compiler/Nvrtc.h"
 #include "compiler/Planner.h"
+#include "compiler/ShapeClass.h"
 
 namespace scanjit {
 
@@ -21,7 +22,7 @@ llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Targe
 
 llvm::Expected<CompiledKernel> compileKernel(const GeneratedKernel &generated, const Target &target) {
   return compileWithNvrtc(generated.source, generated.plan.entry, target,
-                          generated.spec.toString());
+                          shapeClassText(generated.spec, generated.plan));
 }
 
 } // namespace scanjit

@@ -24,50 +24,70 @@ int64_t ScanGeometry::numLines() const {
   return n;
 }
 
-static void printDim(llvm::raw_ostream &os, const GeometryDim &d) {
-  os << llvm::formatv("{0}:{1}/{2}/{3}", d.size, d.in, d.out, d.mask);
+static void printDim(llvm::raw_ostream &os, const GeometryDim &d, bool runtimeSize = false) {
+  if (runtimeSize)
+    os << '*';
+  else
+    os << d.size;
+  os << llvm::formatv(":{0}/{1}/{2}", d.in, d.out, d.mask);
 }
 
-std::string KernelPlan::toString() const {
+// `forClass`: what only the launch sets (grid, workspace, a run-time batch)
+// is left out.
+static std::string planText(const KernelPlan &p, bool forClass) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  const KernelFamily family = p.family;
   os << "family=" << familyName(family);
   if (family == KernelFamily::Empty)
     return os.str();
-  os << " threads=" << threads << " items=" << items << " vector=" << vector
-     << " unroll=" << unroll << " rows_per_chunk=" << rowsPerChunk << " grid=" << grid
-     << " index=" << (index64 ? 64 : 32);
-  if (minBlocksPerSm > 1)
-    os << " min_blocks=" << minBlocksPerSm;
+  os << " threads=" << p.threads << " items=" << p.items << " vector=" << p.vector << " unroll=" << p.unroll
+     << " rows_per_chunk=" << p.rowsPerChunk;
+  if (!forClass)
+    os << " grid=" << p.grid;
+  os << " index=" << (p.index64 ? 64 : 32);
+  if (p.minBlocksPerSm > 1)
+    os << " min_blocks=" << p.minBlocksPerSm;
   if (family == KernelFamily::Row || family == KernelFamily::RowSegmented || family == KernelFamily::RowLookback ||
       family == KernelFamily::Column)
-    os << " stages=" << stages << " smem=" << sharedBytes;
-  if (family == KernelFamily::RowLookback)
-    os << " lookback=" << lookbackPerLane << " workspace=" << workspaceBytes;
-  if (family == KernelFamily::RowLookback && lookbackWarps > 1)
-    os << " lookback_warps=" << lookbackWarps;
-  if (family == KernelFamily::Column && groups > 1)
-    os << " groups=" << groups;
-  if (family == KernelFamily::Column && pieces > 1)
-    os << " pieces=" << pieces << " workspace=" << workspaceBytes;
-  if (evictFirst)
+    os << " stages=" << p.stages << " smem=" << p.sharedBytes;
+  if (family == KernelFamily::RowLookback) {
+    os << " lookback=" << p.lookbackPerLane;
+    if (!forClass)
+      os << " workspace=" << p.workspaceBytes;
+  }
+  if (family == KernelFamily::RowLookback && p.lookbackWarps > 1)
+    os << " lookback_warps=" << p.lookbackWarps;
+  if (family == KernelFamily::Column && p.groups > 1)
+    os << " groups=" << p.groups;
+  if (family == KernelFamily::Column && p.pieces > 1) {
+    os << " pieces=" << p.pieces;
+    if (!forClass)
+      os << " workspace=" << p.workspaceBytes;
+  }
+  if (p.evictFirst)
     os << " evict_first=1";
-  if (warpRows)
+  if (p.warpRows)
     os << " warp_rows=1";
-  if (edges)
+  if (p.edges)
     os << " edges=1";
+  if (p.runtimeBatch)
+    os << " batch=launch";
   os << " scan=";
-  printDim(os, geometry.scan);
+  printDim(os, p.geometry.scan);
   os << " lines=[";
-  for (size_t i = 0; i < geometry.lines.size(); ++i) {
+  for (size_t i = 0; i < p.geometry.lines.size(); ++i) {
     if (i)
       os << ',';
-    printDim(os, geometry.lines[i]);
+    printDim(os, p.geometry.lines[i], forClass && i == 0 && p.runtimeBatch);
   }
   os << "] inner=";
-  printDim(os, geometry.inner);
-  os << " policy=" << policy << " entry=" << entry;
+  printDim(os, p.geometry.inner);
+  os << " policy=" << p.policy << " entry=" << p.entry;
   return os.str();
 }
+
+std::string KernelPlan::toString() const { return planText(*this, false); }
+std::string KernelPlan::classText() const { return planText(*this, true); }
 
 } // namespace scanjit

@@ -62,11 +62,25 @@ struct KernelPlan {
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces)
   bool index64 = false;     // 64-bit index arithmetic needed
+  // The outermost line dim's size (geometry.lines[0], the batch) is a launch
+  // argument, not compiled in: one kernel serves every spec of the plan's
+  // shape class (classText()). Off where the dim shapes the code (narrow
+  // columns' lanes) or when tuned off (batch=fixed).
+  bool runtimeBatch = false;
   std::string policy;       // the arch family whose policy values the plan took (ArchPolicy.h)
   std::string entry;        // the kernel's extern "C" name
 
   /// Canonical one-line text: "family=row threads=256 items=8 ...".
   std::string toString() const;
+
+  /// The text of what the kernel's code depends on: toString() without
+  /// the grid and the workspace, and with a launch-time batch as `*`. Specs
+  /// whose plans share it share one kernel (it is the plan in the cache key).
+  std::string classText() const;
+
+  /// The batch a launch passes (geometry.lines[0]'s size; 0 when the
+  /// batch is compiled in).
+  int64_t launchBatch() const { return runtimeBatch ? geometry.lines[0].size : 0; }
 };
 
 } // namespace scanjit

@@ -25,10 +25,11 @@ struct PlanTuning {
   int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
   int pieces = 0;   // blocks along each panel's scan (column pipeline; 1: none; fewer where the scan is short)
   int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
+  int exactBatch = 0; // 1: the batch compiled in and every count-dependent choice exact (a kernel per shape)
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !vector && !groups && !pieces && evictFirst < 0;
+           !lookbackWarps && !vector && !groups && !pieces && evictFirst < 0 && !exactBatch;
   }
   std::string toString() const;
 };

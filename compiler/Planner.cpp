@@ -80,6 +80,14 @@ int rowItems(const ScanSpec &spec) {
 }
 
 int pick(int tuned, int policyChoice) { return tuned > 0 ? tuned : policyChoice; }
+
+// A count-dependent choice that the kernel's code depends on, taken from
+// the count rounded down to a power of two: a shape class's counts then
+// share a kernel, and a sweep over batch sizes compiles a kernel per
+// power-of-two step at most (exact_batch=1: the exact count).
+int64_t classCount(const PlanTuning &tuning, int64_t n) {
+  return tuning.exactBatch || n < 1 ? n : int64_t(llvm::PowerOf2Floor(uint64_t(n)));
+}
 bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : policyChoice; }
 
 // Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh and
@@ -207,7 +215,6 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // Two blocks of 512 threads leave 64 registers a thread: enough for a
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
-  const int accBytes = dtypeSize(accumulatorType(spec.in));
   const bool smallTile = smallRegisterTile(spec, plan.items);
   plan.edges = contiguousRows && !rowsOnTheGrid(spec, plan);
   // (Edges plans need more registers than the lean plan's 40.)
@@ -233,7 +240,6 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
   plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(threads) * items);
-  plan.workspaceBytes = lookbackWorkspaceBytes(plan.grid, accBytes);
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
 }
@@ -253,7 +259,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     // Chunks of kTilesPerChunk tiles, but small enough that a small problem
     // still spreads over the SMs (16x1024 was one block walking 8 tiles).
     plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * tile / L,
-                                                      rows / policy::SegmentedPolicy::kMinBlocks));
+                                                      classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
     const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
     if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && L % plan.items == 0 && run % L == 0) {
@@ -309,7 +315,8 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   // rows and spread its start-up and drain over more bytes.
   const int64_t rowTile = int64_t(plan.threads) * plan.items;
   const int64_t wanted = ceilDiv(policy::StagePolicy::kMinTilesPerBlock * rowTile, L);
-  const int64_t shortRows = std::max<int64_t>(1, std::min(wanted, rows / policy::StagePolicy::kMinRowBlocks));
+  const int64_t shortRows =
+      std::max<int64_t>(1, std::min(wanted, classCount(tuning, rows / policy::StagePolicy::kMinRowBlocks)));
   plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, int(std::min<int64_t>(shortRows, 64))) : 1;
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);
 }
@@ -424,7 +431,6 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
     plan.minBlocksPerSm = pick(tuning.occupancy, std::clamp(std::min(bySharedMemory, byRegisters), 1,
                                                             policy::ColumnPolicy::kPieceMaxBlocksPerSm));
   }
-  plan.workspaceBytes = columnPiecesWorkspaceBytes(panels, plan.pieces, panel, int(accBytes));
   return true;
 }
 
@@ -540,6 +546,18 @@ int fittingMinBlocks(const ArchPolicy &arch, const KernelPlan &plan) {
   return int(std::clamp<int64_t>(plan.minBlocksPerSm, 1, std::max<int64_t>(fit, 1)));
 }
 
+// Whether the outermost line dim's size can be a launch argument: always,
+// but for narrow columns (lookback_lanes.cuh), and when tuned off. Narrow
+// columns' lanes may be that dim (their count shapes the code); with a
+// batch outside them, a batch taken at launch was 6-9% slower (H100,
+// f32[8|16,1048576,2] dim=1: 0.110 -> 0.117 ms, 0.197 -> 0.214;
+// BENCHMARKS.md), so they keep exact kernels.
+bool batchAtLaunch(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
+  if (tuning.exactBatch || plan.geometry.lines.empty())
+    return false;
+  return scanLanes(spec, plan.geometry) <= 1;
+}
+
 } // namespace
 
 ScanGeometry normalizeGeometry(const ScanSpec &spec) {
@@ -590,7 +608,25 @@ KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning, const Targ
   plan.grid = std::min(plan.grid, policy::kMaxGrid);
   plan.minBlocksPerSm = fittingMinBlocks(arch, plan);
   plan.entry = entryName(spec, plan.family);
+  plan.runtimeBatch = batchAtLaunch(spec, tuning, plan);
+  plan.workspaceBytes = workspaceBytesForLines(spec, plan, plan.geometry.numLines());
   return plan;
+}
+
+int64_t linesPerBatch(const KernelPlan &plan) {
+  const int64_t lines = plan.geometry.numLines();
+  return plan.runtimeBatch ? lines / plan.geometry.lines[0].size : lines;
+}
+
+int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
+  const int accBytes = dtypeSize(accumulatorType(spec.in));
+  if (plan.family == KernelFamily::RowLookback)
+    return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan, int64_t(plan.threads) * plan.items), accBytes);
+  if (plan.family == KernelFamily::Column && plan.pieces > 1) {
+    const int64_t panel = int64_t(plan.threads) / plan.groups * plan.vector; // column_panel_columns()
+    return columnPiecesWorkspaceBytes(lines * ceilDiv(plan.geometry.inner.size, panel), plan.pieces, panel, accBytes);
+  }
+  return 0;
 }
 
 } // namespace scanjit

@@ -17,4 +17,12 @@ ScanGeometry normalizeGeometry(const ScanSpec &spec);
 /// choices (for tuning runs; see PlanTuning.h).
 KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning = {}, const Target &target = {});
 
+/// Lines a launch of batch 1 scans (all of them where the batch is
+/// compiled in).
+int64_t linesPerBatch(const KernelPlan &plan);
+
+/// Device workspace a launch of `lines` lines uses (0 when none): mirrors
+/// the kernels' own formulas (the emitted source asserts they agree).
+int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int64_t lines);
+
 } // namespace scanjit

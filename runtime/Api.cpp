@@ -109,13 +109,14 @@ void launchEntry(const KernelEntry &e, void *out, const void *in, const void *ma
   CUdeviceptr workspace = 0;
   if (e.plan.workspaceBytes > 0)
     workspace = unwrap(e.workspace(ctx, static_cast<CUstream>(stream)));
-  void *params[] = {&in, &mask, &out, &workspace};
+  long long batch = e.plan.launchBatch(); // the plan's batch where its class takes it at launch
+  void *params[] = {&in, &mask, &out, &workspace, &batch};
   CUresult rc = api.cuLaunchKernel(fn, static_cast<unsigned>(e.plan.grid), 1, 1,
                                    static_cast<unsigned>(e.plan.threads), 1, 1,
                                    static_cast<unsigned>(e.plan.sharedBytes),
                                    static_cast<CUstream>(stream), params, nullptr);
   if (rc != CUDA_SUCCESS)
-    throwError(driverError(rc, "cuLaunchKernel(" + e.compiled.entry + ")"));
+    throwError(driverError(rc, "cuLaunchKernel(" + e.plan.entry + ")"));
 }
 
 ScanSpec specFromTensors(ScanOp op, const TensorRef &out, const TensorRef &in, int dim,
@@ -211,7 +212,7 @@ static const KernelEntry &entryOf(const std::shared_ptr<const KernelEntry> &e) {
 
 const std::string &Kernel::spec() const { return entryOf(entry_).specText; }
 const std::string &Kernel::plan() const { return entryOf(entry_).planText; }
-const std::string &Kernel::entryName() const { return entryOf(entry_).compiled.entry; }
+const std::string &Kernel::entryName() const { return entryOf(entry_).plan.entry; }
 
 void Kernel::launch(const TensorRef &out, const TensorRef &in, const TensorRef *mask,
                     Stream stream) const {

@@ -1,13 +1,16 @@
 #include "runtime/KernelRegistry.h"
+#include "compiler/Emitter.h"
+#include "compiler/Planner.h"
 
 namespace scanjit::detail {
 namespace {
 
 struct Registry {
-  SingleFlightCache<KernelEntry> byKey;
-  std::mutex textMutex;
+  SingleFlightCache<ClassKernel> byKey; // shape classes' kernels, by cache key digest
+  std::mutex specMutex;
+  llvm::StringMap<KernelEntryPtr> bySpec; // "<arch> <canonical spec text>"
   llvm::StringMap<KernelEntryPtr> byText; // "<arch> <spec text as given>"
-  std::atomic<uint64_t> textHits{0}, diskHits{0}, compiles{0};
+  std::atomic<uint64_t> specHits{0}, diskHits{0}, compiles{0};
 };
 
 Registry &registry() {
@@ -15,9 +18,49 @@ Registry &registry() {
   return r;
 }
 
+KernelEntryPtr findEntry(llvm::StringMap<KernelEntryPtr> &map, llvm::StringRef key) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.specMutex);
+  auto it = map.find(key);
+  if (it == map.end())
+    return nullptr;
+  ++r.specHits;
+  return it->second;
+}
+
+KernelEntryPtr rememberEntry(llvm::StringMap<KernelEntryPtr> &map, llvm::StringRef key, KernelEntryPtr entry) {
+  std::lock_guard<std::mutex> lock(registry().specMutex);
+  return map.try_emplace(key, std::move(entry)).first->second; // a racing thread's entry wins
+}
+
+// The class's kernel: from memory, else the disk cache, else NVRTC (the
+// source is emitted only then).
+llvm::Expected<std::shared_ptr<const ClassKernel>> classKernel(const ScanSpec &spec, const KernelPlan &plan,
+                                                               const Target &target) {
+  CacheKey key = makeCacheKey(currentKeyFields(GeneratedKernel{spec, plan, ""}, target));
+  Registry &r = registry();
+  return r.byKey.get(key.digest, [&]() -> llvm::Expected<std::shared_ptr<const ClassKernel>> {
+    auto source = emitKernelSource(spec, plan);
+    if (!source)
+      return source.takeError();
+    auto disk = processDiskCache();
+    if (!disk)
+      return disk.takeError();
+    auto stored = loadOrCompile(*disk, GeneratedKernel{spec, plan, std::move(*source)}, target, key);
+    if (!stored)
+      return stored.takeError();
+    ++(stored->fromDisk ? r.diskHits : r.compiles);
+    auto kernel = std::make_shared<ClassKernel>();
+    kernel->compiled = std::move(stored->kernel);
+    kernel->key = std::move(key);
+    kernel->sharedBytes = plan.sharedBytes;
+    return std::shared_ptr<const ClassKernel>(std::move(kernel));
+  });
+}
+
 } // namespace
 
-llvm::Expected<CUfunction> KernelEntry::function(CUcontext ctx) const {
+llvm::Expected<CUfunction> ClassKernel::function(CUcontext ctx) const {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto &[c, f] : loaded_)
     if (c == ctx)
@@ -27,17 +70,17 @@ llvm::Expected<CUfunction> KernelEntry::function(CUcontext ctx) const {
     return api.takeError();
   CUmodule module = nullptr;
   if (CUresult rc = api->cuModuleLoadData(&module, compiled.cubin.data()); rc != CUDA_SUCCESS)
-    return driverError(rc, "cuModuleLoadData for '" + specText + "' (" + compiled.target.name() + ")");
+    return driverError(rc, "cuModuleLoadData for " + compiled.entry + " (" + compiled.target.name() + ")");
   CUfunction fn = nullptr;
   if (CUresult rc = api->cuModuleGetFunction(&fn, module, compiled.entry.c_str()); rc != CUDA_SUCCESS)
     return driverError(rc, "cuModuleGetFunction(" + compiled.entry + ")");
   // Stages live in dynamic shared memory, which may exceed the 48 KB default.
-  if (plan.sharedBytes > 0)
+  if (sharedBytes > 0)
     if (CUresult rc = api->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                              int(plan.sharedBytes));
+                                              int(sharedBytes));
         rc != CUDA_SUCCESS)
       return driverError(rc, "cuFuncSetAttribute(" + compiled.entry + ", " +
-                                 std::to_string(plan.sharedBytes) + " bytes of dynamic shared memory)");
+                                 std::to_string(sharedBytes) + " bytes of dynamic shared memory)");
   loaded_.push_back({ctx, fn});
   return fn;
 }
@@ -90,30 +133,27 @@ llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream strea
 }
 
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target) {
-  auto generated = generateKernel(spec, target);
-  if (!generated)
-    return generated.takeError();
-  CacheKey key = makeCacheKey(currentKeyFields(*generated, target));
   Registry &r = registry();
-  return r.byKey.get(key.digest, [&]() -> llvm::Expected<KernelEntryPtr> {
-    auto entry = std::make_shared<KernelEntry>();
-    if (generated->plan.family != KernelFamily::Empty) {
-      auto disk = processDiskCache();
-      if (!disk)
-        return disk.takeError();
-      auto stored = loadOrCompile(*disk, *generated, target, key);
-      if (!stored)
-        return stored.takeError();
-      ++(stored->fromDisk ? r.diskHits : r.compiles);
-      entry->compiled = std::move(stored->kernel);
-    }
-    entry->spec = generated->spec;
-    entry->plan = generated->plan;
-    entry->key = std::move(key);
-    entry->specText = entry->spec.toString();
-    entry->planText = entry->plan.toString();
-    return KernelEntryPtr(std::move(entry));
-  });
+  llvm::SmallString<128> specKey(target.name());
+  specKey += ' ';
+  specKey += spec.toString();
+  if (KernelEntryPtr hit = findEntry(r.bySpec, specKey))
+    return hit;
+  auto tuning = planTuningFromEnvironment();
+  if (!tuning)
+    return tuning.takeError();
+  auto entry = std::make_shared<KernelEntry>();
+  entry->spec = spec;
+  entry->plan = planKernel(spec, *tuning, target);
+  if (entry->plan.family != KernelFamily::Empty) {
+    auto kernel = classKernel(spec, entry->plan, target);
+    if (!kernel)
+      return kernel.takeError();
+    entry->kernel = std::move(*kernel);
+  }
+  entry->specText = entry->spec.toString();
+  entry->planText = entry->plan.toString();
+  return rememberEntry(r.bySpec, specKey, std::move(entry));
 }
 
 llvm::Expected<KernelEntryPtr> findOrCompile(llvm::StringRef specText, const Target &target) {
@@ -121,30 +161,22 @@ llvm::Expected<KernelEntryPtr> findOrCompile(llvm::StringRef specText, const Tar
   llvm::SmallString<128> textKey(target.name());
   textKey += ' ';
   textKey += specText;
-  {
-    std::lock_guard<std::mutex> lock(r.textMutex);
-    auto it = r.byText.find(textKey);
-    if (it != r.byText.end()) {
-      ++r.textHits;
-      return it->second;
-    }
-  }
+  if (KernelEntryPtr hit = findEntry(r.byText, textKey))
+    return hit;
   auto spec = parseSpec(specText);
   if (!spec)
     return spec.takeError();
   auto entry = findOrCompile(*spec, target);
   if (!entry)
     return entry.takeError();
-  std::lock_guard<std::mutex> lock(r.textMutex);
-  r.byText.try_emplace(textKey, *entry);
-  return *entry;
+  return rememberEntry(r.byText, textKey, *entry);
 }
 
 RegistryStats registryStats() {
   Registry &r = registry();
   MemoryCacheStats m = r.byKey.stats();
   RegistryStats s;
-  s.memoryHits = r.textHits + m.hits;
+  s.memoryHits = r.specHits + m.hits;
   s.waits = m.waits;
   s.diskHits = r.diskHits;
   s.compiles = r.compiles;

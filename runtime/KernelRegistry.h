@@ -1,6 +1,8 @@
-// The process-wide set of compiled kernels: one entry per cache key (spec,
-// plan, templates, compiler, arch), compiled once (single flight) and loaded
-// lazily into each CUDA context that launches it.
+// The process-wide set of compiled kernels: one per cache key (a shape
+// class: plan, templates, compiler, arch), compiled once (single flight) and
+// loaded lazily into each CUDA context that launches it; and one entry per
+// spec, which launches its class's kernel with its own grid, batch and
+// workspace.
 #pragma once
 
 #include "cache/CacheKey.h"
@@ -12,17 +14,30 @@
 
 namespace scanjit::detail {
 
-struct KernelEntry {
-  ScanSpec spec;
-  KernelPlan plan;
+/// A shape class's kernel (KernelPlan::classText): shared by every spec of
+/// the class.
+struct ClassKernel {
   CompiledKernel compiled;
   CacheKey key;
-  std::string specText, planText;
+  int64_t sharedBytes = 0; // dynamic shared memory (the class's own)
 
   /// The kernel's function in `ctx`, loading the module there on first use.
   /// Modules stay loaded for the life of the process (contexts may be gone
   /// by the time static destructors run).
   llvm::Expected<CUfunction> function(CUcontext ctx) const;
+
+private:
+  mutable std::mutex mutex_;
+  mutable llvm::SmallVector<std::pair<CUcontext, CUfunction>, 2> loaded_;
+};
+
+struct KernelEntry {
+  ScanSpec spec;
+  KernelPlan plan; // the spec's own: its grid, batch and workspace
+  std::shared_ptr<const ClassKernel> kernel; // null for an Empty plan
+  std::string specText, planText;
+
+  llvm::Expected<CUfunction> function(CUcontext ctx) const { return kernel->function(ctx); }
 
   /// Device scratch of plan.workspaceBytes for launches on `stream` in
   /// `ctx`, allocated and zeroed on first use and kept: launches on one
@@ -39,7 +54,6 @@ private:
     CUdeviceptr ptr;
   };
   mutable std::mutex mutex_;
-  mutable llvm::SmallVector<std::pair<CUcontext, CUfunction>, 2> loaded_;
   mutable llvm::SmallVector<Workspace, 2> workspaces_;
   mutable llvm::SmallVector<CUdeviceptr, 0> capturedWorkspaces_; // kept while graphs may use them
 
@@ -49,7 +63,7 @@ private:
 using KernelEntryPtr = std::shared_ptr<const KernelEntry>;
 
 /// The entry for a validated spec compiled for `target`: from memory, else
-/// the disk cache, else NVRTC.
+/// its class's kernel from memory, the disk cache, else NVRTC.
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target);
 
 /// The same keyed by spec text: a memory hit is one hash lookup (no parsing,
@@ -57,7 +71,7 @@ llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target 
 llvm::Expected<KernelEntryPtr> findOrCompile(llvm::StringRef specText, const Target &target);
 
 struct RegistryStats {
-  uint64_t memoryHits = 0; // served from this process's memory
+  uint64_t memoryHits = 0; // served from this process's memory (a spec seen before, or its class's kernel)
   uint64_t diskHits = 0;   // loaded from the disk cache
   uint64_t compiles = 0;   // compiled with NVRTC
   uint64_t waits = 0;      // waited for another thread's compile of the same key

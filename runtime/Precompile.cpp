@@ -5,6 +5,8 @@
 #include "runtime/DriverApi.h"
 #include "runtime/Errors.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -25,27 +27,33 @@ PrecompileResult precompile(const std::vector<std::string> &specs, const std::ve
   DiskCache disk(config);
 
   PrecompileResult result;
-  std::atomic<size_t> next{0}, compiled{0}, cached{0};
   std::mutex lock;
-  const size_t total = specs.size() * targets.size();
-  auto worker = [&] {
-    for (size_t i = next++; i < total; i = next++) {
-      const size_t s = i / targets.size();
-      const std::string &text = specs[s];
-      const Target &target = targets[i % targets.size()];
-      auto fail = [&](const std::string &why) {
-        const std::string label = s < labels.size() ? labels[s] : "spec " + std::to_string(s + 1);
-        std::lock_guard<std::mutex> g(lock);
-        result.failures.push_back(label + ": '" + text + "' (" + target.name() + "): " + why);
-      };
-      auto spec = parseSpec(text);
+  auto fail = [&](size_t s, const Target &target, const std::string &why) {
+    const std::string label = s < labels.size() ? labels[s] : "spec " + std::to_string(s + 1);
+    std::lock_guard<std::mutex> g(lock);
+    result.failures.push_back(label + ": '" + specs[s] + "' (" + target.name() + "): " + why);
+  };
+  // Planning is cheap: first each spec's kernel (its shape class), then
+  // each kernel compiled once however many specs share it.
+  struct Kernel {
+    GeneratedKernel generated;
+    Target target;
+    CacheKey key;
+    size_t spec; // the first spec of the class, for failures
+  };
+  std::vector<Kernel> kernels;
+  llvm::StringMap<size_t> byDigest;
+  std::atomic<size_t> compiled{0}, cached{0};
+  for (size_t s = 0; s < specs.size(); ++s) {
+    for (const Target &target : targets) {
+      auto spec = parseSpec(specs[s]);
       if (!spec) {
-        fail(llvm::toString(spec.takeError()));
+        fail(s, target, llvm::toString(spec.takeError()));
         continue;
       }
       auto generated = generateKernel(*spec, target);
       if (!generated) {
-        fail(llvm::toString(generated.takeError()));
+        fail(s, target, llvm::toString(generated.takeError()));
         continue;
       }
       if (generated->plan.family == KernelFamily::Empty) {
@@ -53,20 +61,31 @@ PrecompileResult precompile(const std::vector<std::string> &specs, const std::ve
         continue;
       }
       CacheKey key = makeCacheKey(currentKeyFields(*generated, target));
-      auto stored = loadOrCompile(disk, *generated, target, key);
+      if (!byDigest.try_emplace(key.digest, kernels.size()).second) {
+        ++cached; // its class's kernel is another spec's
+        continue;
+      }
+      kernels.push_back({std::move(*generated), target, std::move(key), s});
+    }
+  }
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < kernels.size(); i = next++) {
+      const Kernel &k = kernels[i];
+      auto stored = loadOrCompile(disk, k.generated, k.target, k.key);
       if (!stored)
-        fail(llvm::toString(stored.takeError()));
+        fail(k.spec, k.target, llvm::toString(stored.takeError()));
       else if (stored->fromDisk)
         ++cached;
       else if (!disk.writable())
-        fail("compiled but not stored: the cache folder " + disk.folder() + " is not writable");
+        fail(k.spec, k.target, "compiled but not stored: the cache folder " + disk.folder() + " is not writable");
       else
         ++compiled;
     }
   };
   const unsigned n = jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> threads;
-  for (unsigned j = 0; j < std::min<size_t>(n, total); ++j)
+  for (unsigned j = 0; j < std::min<size_t>(n, kernels.size()); ++j)
     threads.emplace_back(worker);
   for (auto &t : threads)
     t.join();

@@ -62,18 +62,19 @@ struct ColumnStages {
 template <class P, class Plan> __host__ __device__ constexpr long long column_panel_columns() {
   return (long long)Plan::kThreads / Plan::kGroups * Plan::kVector;
 }
-template <class P, class Plan> __host__ __device__ constexpr long long column_panels() {
-  return P::Lines::kCount * ((P::Inner::kSize + column_panel_columns<P, Plan>() - 1) / column_panel_columns<P, Plan>());
+template <class P, class Plan> __host__ __device__ constexpr long long column_panels(long long lines) {
+  return lines * ((P::Inner::kSize + column_panel_columns<P, Plan>() - 1) / column_panel_columns<P, Plan>());
 }
 
-template <class P, class Plan> __host__ __device__ constexpr long long column_workspace_bytes() {
-  return column_pieces_workspace_bytes(column_panels<P, Plan>(), Plan::kPieces, column_panel_columns<P, Plan>(),
+template <class P, class Plan> __host__ __device__ constexpr long long column_workspace_bytes(long long lines) {
+  return column_pieces_workspace_bytes(column_panels<P, Plan>(lines), Plan::kPieces, column_panel_columns<P, Plan>(),
                                        int(sizeof(typename P::Acc)));
 }
 
 template <class P, class Plan>
 __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, const u8 *mask,
-                                                      typename P::Out *out, bool bulk, void *workspace) {
+                                                      typename P::Out *out, bool bulk, void *workspace,
+                                                      long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::In In;
@@ -94,15 +95,15 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   constexpr bool kResident = kPieces > 1 && kPieceChunks <= S;
   typedef ColumnStages<P, S, R, kPanel, G, kResident, Plan::kEdges> Stages;
   Stages &st = dynamic_stages<Stages, Plan>();
-  constexpr long long kAllPanels = P::Lines::kCount * kPanels;
-  ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, kAllPanels);
+  const long long all_panels = lines * kPanels;
+  ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, all_panels);
 
   // This block's panel and piece: a ticket when there are pieces.
   long long unit = blockIdx.x;
   if constexpr (kPieces > 1)
     unit = pieces.take_ticket();
-  const long long panel = kPieces > 1 ? unit % kAllPanels : unit;
-  const int piece = kPieces > 1 ? int(unit / kAllPanels) : 0;
+  const long long panel = kPieces > 1 ? unit % all_panels : unit;
+  const int piece = kPieces > 1 ? int(unit / all_panels) : 0;
   const Index line = Index(panel / kPanels);
   const Index col0 = Index(panel % kPanels) * kPanel;
   // The piece's chunks (in scan order), passed over twice after the first
@@ -128,10 +129,10 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // Edges plans: the start of the tensors' last 16-byte words, which are
   // not bulk-copied (copy_run_as_words), and a stage row's place in its
   // first word.
-  constexpr long long kInSpan = (L - 1) * Scan::kIn + (C - 1) * P::Inner::kIn + P::Lines::kInSpan;
-  constexpr long long kMaskSpan = (L - 1) * Scan::kMask + (C - 1) * P::Inner::kMask + P::Lines::kMaskSpan;
-  const u64 in_safe_end = reinterpret_cast<u64>(in + kInSpan + 1) & ~u64(15);
-  const u64 mask_safe_end = reinterpret_cast<u64>(mask + kMaskSpan + 1) & ~u64(15);
+  const long long in_span = (L - 1) * Scan::kIn + (C - 1) * P::Inner::kIn + P::Lines::in_span(lines);
+  const long long mask_span = (L - 1) * Scan::kMask + (C - 1) * P::Inner::kMask + P::Lines::mask_span(lines);
+  const u64 in_safe_end = reinterpret_cast<u64>(in + in_span + 1) & ~u64(15);
+  const u64 mask_safe_end = reinterpret_cast<u64>(mask + mask_span + 1) & ~u64(15);
   // (The low 4 bits of an address: 32-bit arithmetic suffices.)
   const unsigned in_at = unsigned(reinterpret_cast<u64>(in + o.in));
   const unsigned mask_at = unsigned(reinterpret_cast<u64>(mask + o.mask));

@@ -41,7 +41,8 @@ __device__ __forceinline__ void column_steps(const typename P::In *in, const u8 
 }
 
 template <class P, class Plan>
-__device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, void *out_, void *workspace) {
+__device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, void *out_, void *workspace,
+                                            long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::Op Op;
@@ -49,18 +50,18 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
   constexpr long long L = P::kLength;
   constexpr long long C = P::Inner::kSize;
   constexpr long long kGroups = (C + V - 1) / V;
-  constexpr long long kWork = P::Lines::kCount * kGroups;
+  const long long work = lines * kGroups;
   static_assert(P::Inner::kIn == 1 && P::Inner::kOut == 1 && (!P::kMask || P::Inner::kMask == 1),
                 "the column family needs a contiguous inner dimension");
   static_assert(Plan::kPieces == 1 || Plan::kStages > 0, "pieces are a pipelined plan's");
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
-    column_scan_pipelined<P, Plan>(in, mask, out, bulk_inputs_aligned<P>(in, mask), workspace);
+    column_scan_pipelined<P, Plan>(in, mask, out, bulk_inputs_aligned<P>(in, mask), workspace, lines);
     return;
   }
 
-  for (Index w = Index(blockIdx.x) * T + threadIdx.x; w < Index(kWork); w += Index(gridDim.x) * T) {
+  for (Index w = Index(blockIdx.x) * T + threadIdx.x; w < Index(work); w += Index(gridDim.x) * T) {
     const Index col = (w % Index(kGroups)) * V;
     Offsets<Index> o = line_offsets<Index, typename P::Lines>(w / Index(kGroups));
     o.in += col;

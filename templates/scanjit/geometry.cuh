@@ -2,6 +2,12 @@
 // dimension is a Dim with its size and its element stride in the input, the
 // output and the mask; a line index decomposes into offsets with divisions by
 // constants (multiply-shift), innermost dimension first.
+//
+// The outermost line dim's size may instead be a launch argument (the
+// batch; size 0 here, `batch=launch` in the plan): nothing in a kernel's
+// code depends on it, so one kernel serves every batch of its shape class.
+// Kernels take their line count from Lines::count(batch), never from a
+// constant.
 #pragma once
 
 #include "scanjit/types.cuh"
@@ -12,6 +18,7 @@ template <class Index> struct Offsets {
   Index in, out, mask;
 };
 
+// kSize_ == 0: the size is the launch's batch (outermost dim only).
 template <long long kSize_, long long kIn_, long long kOut_, long long kMask_> struct Dim {
   static constexpr long long kSize = kSize_;
   static constexpr long long kIn = kIn_;
@@ -22,25 +29,40 @@ template <long long kSize_, long long kIn_, long long kOut_, long long kMask_> s
 template <class... Ds> struct DimList;
 
 template <> struct DimList<> {
-  static constexpr long long kCount = 1;
-  static constexpr long long kInSpan = 0, kMaskSpan = 0;
+  static constexpr bool kRuntimeBatch = false;
+  __host__ __device__ static constexpr long long count(long long) { return 1; }
+  __host__ __device__ static constexpr long long in_span(long long) { return 0; }
+  __host__ __device__ static constexpr long long mask_span(long long) { return 0; }
   __host__ __device__ static constexpr bool out_strides_multiple_of(long long) { return true; }
   template <class Index> static __device__ __forceinline__ void add(Index &, Offsets<Index> &) {}
 };
 
 template <class D, class... Rest> struct DimList<D, Rest...> {
-  static constexpr long long kCount = D::kSize * DimList<Rest...>::kCount;
-  // Elements from a tensor's first to its last, less one (strides are never negative).
-  static constexpr long long kInSpan = (D::kSize - 1) * D::kIn + DimList<Rest...>::kInSpan;
-  static constexpr long long kMaskSpan = (D::kSize - 1) * D::kMask + DimList<Rest...>::kMaskSpan;
+  typedef DimList<Rest...> Inner;
+  static_assert(!Inner::kRuntimeBatch, "only the outermost line dim's size may be a launch argument");
+  static constexpr bool kRuntimeBatch = D::kSize == 0;
+  __host__ __device__ static constexpr long long size(long long batch) { return kRuntimeBatch ? batch : D::kSize; }
+  // Lines in all, for a launch of `batch` (ignored unless kRuntimeBatch).
+  __host__ __device__ static constexpr long long count(long long batch) { return size(batch) * Inner::count(0); }
+  // Elements from a tensor's first to its last, less one (strides are never
+  // negative), for `lines` lines in all.
+  __host__ __device__ static constexpr long long in_span(long long lines) {
+    return (lines / Inner::count(0) - 1) * D::kIn + Inner::in_span(Inner::count(0));
+  }
+  __host__ __device__ static constexpr long long mask_span(long long lines) {
+    return (lines / Inner::count(0) - 1) * D::kMask + Inner::mask_span(Inner::count(0));
+  }
   __host__ __device__ static constexpr bool out_strides_multiple_of(long long m) {
-    return D::kOut % m == 0 && DimList<Rest...>::out_strides_multiple_of(m);
+    return D::kOut % m == 0 && Inner::out_strides_multiple_of(m);
   }
   template <class Index>
   static __device__ __forceinline__ void add(Index &line, Offsets<Index> &o) {
-    DimList<Rest...>::add(line, o);
-    Index i = line % Index(D::kSize);
-    line /= Index(D::kSize);
+    Inner::add(line, o);
+    Index i = line; // the outermost dim's index is what is left
+    if constexpr (!kRuntimeBatch) {
+      i = line % Index(D::kSize);
+      line /= Index(D::kSize);
+    }
     o.in += i * Index(D::kIn);
     o.out += i * Index(D::kOut);
     o.mask += i * Index(D::kMask);

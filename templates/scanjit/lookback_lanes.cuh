@@ -33,31 +33,33 @@ template <class P, long long kElems> struct LanesStage {
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, const u8 *mask, typename P::Out *out,
                                                     LookbackWorkspace<typename P::Acc> &ws,
-                                                    LookbackShared<P, Plan> &sh) {
+                                                    LookbackShared<P, Plan> &sh, long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::In In;
   typedef LookbackTilePlace<P, Plan> Place;
   constexpr int T = Plan::kThreads, I = Plan::kItems;
   constexpr int C = int(ScanLanes<P>::kLanes);
-  constexpr long long kGroups = P::Lines::kCount / C;
-  constexpr long long kTickets = kGroups * Place::kTilesPerRow; // a tile step of a group each
+  const long long groups = lines / C;
+  const long long tickets = groups * Place::kTilesPerRow; // a tile step of a group each
   constexpr int kPerThread = I * C;                               // elements a thread moves
   constexpr int kBatch = kPerThread < 8 ? kPerThread : 8;
   typedef LanesStage<P, Place::kTile * C> Stage;
   Stage &st = dynamic_stages<Stage, Plan>();
   int buffer = 0;
+  const RoundRobin<P::Lines::kRuntimeBatch> deal(groups);
   ws.begin_shared(sh.id, sh.tag);
   for (;;) {
     // Tickets go round the groups (every group's step s, then s + 1): a
     // tile's predecessors in its line hold earlier tickets.
     const long long ticket = sh.id;
-    if (ticket >= kTickets) {
+    if (ticket >= tickets) {
       if (threadIdx.x == 0)
-        ws.finish(ticket, kTickets);
+        ws.finish(ticket, tickets);
       return;
     }
-    const long long group = ticket % kGroups, step = ticket / kGroups;
+    long long group, step;
+    deal.deal(ticket, group, step);
     const long long first_id = group * C * Place::kTilesPerRow + step; // lane 0's tile
     const Place at0(first_id);
     const int rows = at0.elems();

@@ -19,6 +19,7 @@
 #include "scanjit/flagged_value.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/grid_pipeline.cuh"
+#include "scanjit/round_robin.cuh"
 #include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_scan.cuh"
 
@@ -41,8 +42,8 @@ template <class P, class Plan> __host__ __device__ constexpr long long lookback_
           (long long)Plan::kThreads * Plan::kItems - 1) /
          ((long long)Plan::kThreads * Plan::kItems);
 }
-template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles() {
-  return lookback_tiles_per_row<P, Plan>() * P::Lines::kCount;
+template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles(long long lines) {
+  return lookback_tiles_per_row<P, Plan>() * lines;
 }
 
 // The workspace is zeroed once, when it is allocated; no launch needs a
@@ -132,7 +133,12 @@ template <class P, class Plan> struct LookbackTilePlace {
     o = line_offsets<Index, typename P::Lines>(Index(row));
     start = (P::kReverse ? Index(kTilesPerRow - 1 - step) : Index(step)) * Index(kTile);
   }
-  __device__ __forceinline__ int elems() const { return int(min((long long)kTile, P::kLength - (long long)start)); }
+  __device__ __forceinline__ int elems() const {
+    if constexpr (P::kLength < 0x7fffffffLL) // (32-bit arithmetic: fewer registers)
+      return min(int(kTile), int(P::kLength) - int(start));
+    else
+      return int(min((long long)kTile, P::kLength - (long long)start));
+  }
 };
 
 template <class P, class Plan> struct LookbackShared {
@@ -318,6 +324,7 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
   int buffer = 0;
   ws.begin_shared(sh.id, sh.tag);
   typedef typename P::Scan S;
+  const RoundRobin<P::Lines::kRuntimeBatch> lines(tiles / LookbackTilePlace<P, Plan>::kTilesPerRow);
   for (;;) {
     const long long ticket = sh.id;
     if (ticket >= tiles) {
@@ -331,9 +338,13 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
     // partial writes of f32[4194304,4] were evicted before its neighbours'
     // came: 15x copy). A tile's predecessors in its line still hold earlier
     // tickets.
-    constexpr long long kLines = P::Lines::kCount;
-    const long long id = S::kIn == 1 ? ticket
-                                     : (ticket % kLines) * LookbackTilePlace<P, Plan>::kTilesPerRow + ticket / kLines;
+    constexpr long long kTilesPerRow = LookbackTilePlace<P, Plan>::kTilesPerRow;
+    long long id = ticket;
+    if (S::kIn != 1) {
+      long long line, round;
+      lines.deal(ticket, line, round);
+      id = line * kTilesPerRow + round;
+    }
     const LookbackTilePlace<P, Plan> at(id);
     const Index start = at.start + Index(threadIdx.x) * I;
     typename P::Acc x[I], r[I];

@@ -15,7 +15,8 @@ namespace scanjit {
 // Any alignment: each thread loads its items, the next tile's while it
 // scans this one.
 template <class P, class Plan>
-__device__ __forceinline__ void row_scan_direct(const typename P::In *in, const u8 *mask, typename P::Out *out) {
+__device__ __forceinline__ void row_scan_direct(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                                long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef PlainMonoid<typename P::Op, Acc> M;
@@ -27,7 +28,7 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
   int buffer = 0;
   const bool no_heads[I] = {};
 
-  for (Index line = blockIdx.x; line < Index(P::Lines::kCount); line += gridDim.x) {
+  for (Index line = blockIdx.x; line < Index(lines); line += gridDim.x) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
     typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
     // The next tile's loads are issued before this tile's scan and barrier,
@@ -74,7 +75,7 @@ template <class Op, class Acc> struct ChunkMonoid<Op, Acc, true> {
 
 template <class P, class Plan, long long kChunkRows>
 __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, const u8 *mask,
-                                                   typename P::Out *out, bool bulk) {
+                                                   typename P::Out *out, bool bulk, long long rows) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   constexpr bool kSegmented = kChunkRows > 1;
@@ -82,19 +83,21 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   constexpr int T = Plan::kThreads, I = Plan::kItems, S = Plan::kStages;
   constexpr long long L = P::kLength;
   constexpr int kTile = T * I;
-  constexpr long long kRows = P::Lines::kCount;
-  constexpr long long kChunks = (kRows + kChunkRows - 1) / kChunkRows;
+  const long long chunks = (rows + kChunkRows - 1) / kChunkRows;
   constexpr long long kChunkElems = kChunkRows * L;
   constexpr long long kTiles = (kChunkElems + kTile - 1) / kTile; // per chunk (the last may have fewer)
-  constexpr bool kFullTiles = kChunkElems % kTile == 0 && (kRows * L) % kChunkElems == 0; // every tile whole
+  // Every tile whole: rows of whole tiles, or a fixed count of whole chunks.
+  constexpr bool kFullTiles =
+      kChunkElems % kTile == 0 &&
+      (kChunkRows == 1 || (!P::Lines::kRuntimeBatch && P::Lines::count(0) % kChunkRows == 0));
   typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   __shared__ BlockScanStorage<M, T> storage;
   int buffer = 0;
   // Work item q: tile q % kTiles (in scan order) of the block's chunk q / kTiles.
-  const long long chunks_here = blockIdx.x < kChunks ? (kChunks - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const long long chunks_here = blockIdx.x < chunks ? (chunks - 1 - blockIdx.x) / gridDim.x + 1 : 0;
   const long long last_chunk = blockIdx.x + (chunks_here - 1) * gridDim.x;
-  const long long last_elems = min(kChunkElems, kRows * L - last_chunk * kChunkElems);
+  const long long last_elems = min(kChunkElems, rows * L - last_chunk * kChunkElems);
   const long long items = chunks_here > 0 ? (chunks_here - 1) * kTiles + (last_elems + kTile - 1) / kTile : 0;
   struct Place {
     Offsets<Index> o;
@@ -103,7 +106,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   };
   auto place = [&](long long q) {
     const long long chunk = blockIdx.x + (q / kTiles) * gridDim.x;
-    const long long n = min(kChunkElems, kRows * L - chunk * kChunkElems);
+    const long long n = min(kChunkElems, rows * L - chunk * kChunkElems);
     const long long tiles = (n + kTile - 1) / kTile;
     const long long k = q % kTiles;
     Place p;
@@ -165,21 +168,24 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
 template <class P, int kTile, long long kChunkRows> struct ChunkWalk {
   typedef typename P::Index Index;
   typedef RowTiles<typename P::In, kTile> Tiles;
-  static constexpr long long kRows = P::Lines::kCount;
-  static constexpr long long kChunks = (kRows + kChunkRows - 1) / kChunkRows;
   static constexpr long long kChunkElems = kChunkRows * P::kLength;
-  Index chunk; // kChunks or past: the walk is over
+  long long elems; // of all rows
+  Index chunks;
+  Index chunk; // `chunks` or past: the walk is over
   int k;       // the tile, in scan order
   int tiles;
   int lead;
 
-  __device__ __forceinline__ explicit ChunkWalk(const typename P::In *in) { open(Index(blockIdx.x), in); }
-  __device__ __forceinline__ bool done() const { return chunk >= Index(kChunks); }
+  __device__ __forceinline__ ChunkWalk(const typename P::In *in, long long rows)
+      : elems(rows * P::kLength), chunks(Index((rows + kChunkRows - 1) / kChunkRows)) {
+    open(Index(blockIdx.x), in);
+  }
+  __device__ __forceinline__ bool done() const { return chunk >= chunks; }
   __device__ __forceinline__ Offsets<Index> offsets() const {
     return line_offsets<Index, typename P::Lines>(chunk * Index(kChunkRows));
   }
   __device__ __forceinline__ Tiles row(const typename P::In *in) const {
-    return Tiles(in + offsets().in, min(kChunkElems, kRows * P::kLength - (long long)chunk * kChunkElems));
+    return Tiles(in + offsets().in, min(kChunkElems, elems - (long long)chunk * kChunkElems));
   }
   __device__ __forceinline__ void open(Index c, const typename P::In *in) {
     chunk = c;
@@ -207,7 +213,8 @@ template <class P, int kTile, long long kChunkRows> struct ChunkWalk {
 // bulk-copied whatever the chunk's length and alignment; warp 0's lanes
 // copy the edges.
 template <class P, class Plan, long long kChunkRows>
-__device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8 *mask, typename P::Out *out) {
+__device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                              long long rows) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   constexpr bool kSegmented = kChunkRows > 1;
@@ -223,7 +230,7 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
   constexpr bool staged = Pipe::kCanStageOutput;
   const bool issuer = threadIdx.x < 32;
   // Warp 0 issues the walk's tiles ahead of the block's scan.
-  Walk ahead(in);
+  Walk ahead(in, rows);
   auto issue = [&](int stage, long long q) {
     const TileSlots t = ahead.slots(in);
     const Offsets<Index> o = ahead.offsets();
@@ -238,7 +245,7 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
     for (; issued < S && !ahead.done(); ++issued)
       pipe.complete(int(issued), issue(int(issued), issued));
   typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
-  Walk at(in);
+  Walk at(in, rows);
   for (long long q = 0; !at.done(); ++q) {
     const int stage = int(q % S);
     (void)pipe.wait(stage, q / S);
@@ -277,15 +284,15 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
 }
 
 template <class P, class Plan>
-__device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *out_, long long lines) {
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
-    row_scan_grid<P, Plan, 1>(in, mask, out);
+    row_scan_grid<P, Plan, 1>(in, mask, out, lines);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
-    row_scan_pipelined<P, Plan, 1>(in, mask, out, bulk_inputs_aligned<P>(in, mask));
+    row_scan_pipelined<P, Plan, 1>(in, mask, out, bulk_inputs_aligned<P>(in, mask), lines);
   else
-    row_scan_direct<P, Plan>(in, mask, out);
+    row_scan_direct<P, Plan>(in, mask, out, lines);
 }
 
 } // namespace scanjit

@@ -15,15 +15,14 @@
 namespace scanjit {
 
 template <class P, class Plan>
-__device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef SegmentedMonoid<typename P::Op, Acc> M;
   constexpr int T = Plan::kThreads, I = Plan::kItems;
   constexpr long long L = P::kLength;
-  constexpr long long kRows = P::Lines::kCount;
   constexpr long long kChunkRows = Plan::kRowsPerChunk;
-  constexpr long long kChunks = (kRows + kChunkRows - 1) / kChunkRows;
+  const long long chunks = (lines + kChunkRows - 1) / kChunkRows;
   constexpr long long kTile = (long long)T * I;
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
@@ -32,9 +31,9 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
 
   // A chunk's tiles lie on its 16-byte grid (RowTiles), whatever the row
   // length: every full run of a thread is one aligned vector.
-  for (Index chunk = blockIdx.x; chunk < Index(kChunks); chunk += gridDim.x) {
+  for (Index chunk = blockIdx.x; chunk < Index(chunks); chunk += gridDim.x) {
     const Index first = chunk * Index(kChunkRows * L);
-    const Index rows = min(Index(kChunkRows), Index(kRows) - chunk * Index(kChunkRows));
+    const Index rows = min(Index(kChunkRows), Index(lines) - chunk * Index(kChunkRows));
     const RowTiles<typename P::In, int(kTile)> grid(in + first, (long long)rows * L);
     const Index tiles = Index(grid.count());
     typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
@@ -61,7 +60,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
 // its items, the W lanes of a row scan their totals by shuffles, and no
 // block barrier or shared memory is needed (warp_rows=1 in the plan).
 template <class P, class Plan>
-__device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::Op Op;
@@ -71,16 +70,16 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   constexpr int W = int(L / I); // lanes per row
   static_assert(L % I == 0 && W >= 1 && W <= 32 && (32 % W) == 0, "rows must tile a warp's run");
   constexpr long long kRun = 32LL * I;
-  constexpr long long kElems = L * P::Lines::kCount; // rows are contiguous
-  constexpr long long kRuns = (kElems + kRun - 1) / kRun;
+  const long long elems = L * lines; // rows are contiguous
+  const long long runs = (elems + kRun - 1) / kRun;
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   const int lane = int(threadIdx.x & 31);
   const int pos = lane % W; // lane within its row, in memory order
   const long long warps = (long long)gridDim.x * (T / 32);
-  for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < kRuns; run += warps) {
+  for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const Index start = Index(run * kRun) + Index(lane) * I;
-    const Index valid = Index(kElems) - start;
+    const Index valid = Index(elems) - start;
     Acc x[I], local[I], r[I];
     load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
     // Inclusive scan of the thread totals over the row's W lanes, then each
@@ -94,18 +93,18 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
 }
 
 template <class P, class Plan>
-__device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, void *out_, long long lines) {
   if constexpr (Plan::kWarpRows) {
-    segmented_scan_warp_rows<P, Plan>(in_, mask, out_);
+    segmented_scan_warp_rows<P, Plan>(in_, mask, out_, lines);
   } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges) {
     row_scan_grid<P, Plan, Plan::kRowsPerChunk>(static_cast<const typename P::In *>(in_), mask,
-                                                static_cast<typename P::Out *>(out_));
+                                                static_cast<typename P::Out *>(out_), lines);
   } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
     const typename P::In *in = static_cast<const typename P::In *>(in_);
     row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_),
-                                                     bulk_inputs_aligned<P>(in, mask));
+                                                     bulk_inputs_aligned<P>(in, mask), lines);
   } else {
-    segmented_scan_direct<P, Plan>(in_, mask, out_);
+    segmented_scan_direct<P, Plan>(in_, mask, out_, lines);
   }
 }
 

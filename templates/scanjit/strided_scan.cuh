@@ -10,7 +10,7 @@
 namespace scanjit {
 
 template <class P, class Plan>
-__device__ __forceinline__ void strided_scan(const void *in_, const u8 *mask, void *out_) {
+__device__ __forceinline__ void strided_scan(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef PlainMonoid<typename P::Op, Acc> M;
@@ -27,7 +27,7 @@ __device__ __forceinline__ void strided_scan(const void *in_, const u8 *mask, vo
   const bool no_heads[I] = {};
   const int lane = threadIdx.x & 31;
 
-  for (Index line = Index(blockIdx.x) * kWarps + (threadIdx.x >> 5); line < Index(P::Lines::kCount);
+  for (Index line = Index(blockIdx.x) * kWarps + (threadIdx.x >> 5); line < Index(lines);
        line += Index(gridDim.x) * kWarps) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
     typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();

@@ -1,6 +1,12 @@
 // Ranks 1-4, sizes 0, 1, primes and powers of two, every dim (negative too).
 #include "GpuHarness.h"
 
+#include "scanjit/Scan.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <set>
+
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
 
@@ -77,6 +83,58 @@ TEST(Shapes, ScalarTensor) {
   SCANJIT_REQUIRE_GPU();
   for (const char *s : {"sum f32[] dim=0", "max i8[] dim=-1 exclusive", "logsumexp bf16[] dim=0 mask"})
     expectCasePasses(s);
+}
+
+} // namespace
+
+namespace {
+
+uint64_t kernelsMade() {
+  scanjit::RuntimeStats s = scanjit::runtimeStats();
+  return s.compiles + s.diskHits;
+}
+
+// One kernel per shape class: every batch of a family's class runs on the
+// kernel the first one made (the batch is a launch argument), with its own
+// grid and workspace, and passes. The batches include counts that are not
+// powers of two and counts on both sides of a power of two.
+TEST(Shapes, OneKernelServesEveryBatchOfItsClass) {
+  SCANJIT_REQUIRE_GPU();
+  const char *families[] = {
+      "sum f32[{0},4096] dim=1 mask reverse",            // row, staged
+      "max f16[{0},3001] dim=1 exclusive",                // row, edges
+      "logsumexp f32[{0},1100] dim=1",                    // short rows in fitted blocks
+      "sum f32[{0},48] dim=1 reverse",                    // segmented
+      "sum i32[{0},32] dim=1",                            // segmented, a warp per rows
+      "sum f32[{0},300007] dim=1 mask",                   // look-back, edges
+      "prod f64[{0},65536] dim=1 reverse exclusive",      // look-back, staged
+      "sum f32[{0},2000,96] dim=1",                       // column pipeline with pieces
+      "min f32[{0},1000,33] dim=1 reverse",               // column pipeline, edges
+      "sum f32[{0},65536] dim=1 strides=[131072,2]",      // look-back lines at a stride
+      "sum f32[{0},65536,2] dim=1",                       // narrow columns (a kernel per batch)
+      "sum f32[{0},500,40] dim=1 strides=[80000,160,1]",  // column with a gap
+      "max f32[{0},300] dim=1 strides=[1,{0}]",           // strided (its stride is the count: a class each)
+  };
+  const int batches[] = {2, 3, 5, 8, 13, 31};
+  for (const char *family : families) {
+    std::set<std::string> classes;
+    std::vector<std::string> specs;
+    for (int b : batches) {
+      const std::string spec = llvm::formatv(family, b).str();
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(spec, plan));
+      classes.insert(plan.classText());
+      specs.push_back(spec);
+    }
+    const uint64_t before = kernelsMade();
+    for (const std::string &spec : specs)
+      expectCasePasses(spec);
+    EXPECT_LE(kernelsMade() - before, classes.size()) << family << ": one kernel per class (fewer if made before)";
+    const bool exactKernels = llvm::StringRef(family).contains("strides=[1,{0}]") ||
+                              llvm::StringRef(family).contains(",65536,2]");
+    if (!exactKernels)
+      EXPECT_LT(classes.size(), specs.size()) << family << ": batches share kernels";
+  }
 }
 
 } // namespace

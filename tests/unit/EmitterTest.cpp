@@ -35,10 +35,27 @@ TEST(Emitter, InstantiatesTheFamilyTemplateWithTheSpecConstants) {
   EXPECT_TRUE(has(src, "static constexpr bool kReverse = true;"));
   EXPECT_TRUE(has(src, "static constexpr bool kExclusive = false;"));
   EXPECT_TRUE(has(src, "static constexpr long long kLength = 32768LL;"));
-  EXPECT_TRUE(has(src, "scanjit::DimList<scanjit::Dim<32768LL, 32768LL, 32768LL, 32768LL>>"));
-  EXPECT_TRUE(has(src, "// spec: sum f32[32768,32768] dim=1 mask reverse"));
-  EXPECT_TRUE(has(src, "static_assert(Problem::Lines::kCount == 32768LL"));
+  // The row count is the launch's batch (size 0 here), not a constant.
+  EXPECT_TRUE(has(src, "scanjit::DimList<scanjit::Dim<0LL, 32768LL, 32768LL, 32768LL>>"));
+  EXPECT_TRUE(has(src, "// shape class: sum f32[*,32768] dim=1 mask reverse"));
+  EXPECT_TRUE(has(src, "static_assert(Problem::Lines::count(1) == 1LL"));
+  EXPECT_TRUE(has(src, "void *__restrict__ workspace, long long batch)"));
+  EXPECT_TRUE(has(src, "const long long lines = Problem::Lines::count(batch);"));
   EXPECT_FALSE(has(src, "{{")) << "unfilled placeholder";
+}
+
+TEST(Emitter, AFixedBatchIsACompiledConstant) {
+  // Narrow columns' lanes shape the code: their count stays compiled in.
+  std::string src = emit("sum f32[1048576,2] dim=0");
+  EXPECT_TRUE(has(src, "scanjit::DimList<scanjit::Dim<2LL, 1LL, 1LL, 0LL>>"));
+  EXPECT_TRUE(has(src, "static_assert(Problem::Lines::count(1) == 2LL"));
+  EXPECT_TRUE(has(src, "// shape class: sum f32[1048576,2] dim=0"));
+}
+
+TEST(Emitter, SpecsOfOneClassEmitOneSource) {
+  EXPECT_EQ(emit("sum f32[7,4096,64] dim=1 reverse"), emit("sum f32[12,4096,64] dim=1 reverse"));
+  EXPECT_EQ(emit("max f16[9,3001] dim=1 mask"), emit("max f16[3,3,3001] dim=2 mask"));
+  EXPECT_NE(emit("sum f32[7,4096] dim=1"), emit("sum f32[1,4096] dim=1"));
 }
 
 TEST(Emitter, MapsDtypesToDeviceTypes) {

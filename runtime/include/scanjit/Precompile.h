@@ -9,8 +9,8 @@
 namespace scanjit {
 
 struct PrecompileResult {
-  size_t compiled = 0; // compiled and stored
-  size_t cached = 0;   // already in the cache (or with no elements: nothing to compile)
+  size_t compiled = 0; // kernels compiled and stored: one per shape class, however many specs share it
+  size_t cached = 0;   // specs whose kernel was in the cache, or another spec's of this run (or with no elements)
   std::vector<std::string> failures; // "<label>: '<spec>' (sm_XX): why", sorted
 };
 
