@@ -1,6 +1,7 @@
 #include "runtime/KernelRegistry.h"
 #include "compiler/Emitter.h"
 #include "compiler/Planner.h"
+#include "runtime/Workspaces.h"
 
 namespace scanjit::detail {
 namespace {
@@ -85,51 +86,8 @@ llvm::Expected<CUfunction> ClassKernel::function(CUcontext ctx) const {
   return fn;
 }
 
-llvm::Expected<CUdeviceptr> KernelEntry::allocateZeroed(const DriverApi &api, CUstream stream,
-                                                        bool capturing) const {
-  CUdeviceptr ptr = 0;
-  // Under another stream's global-mode capture cuMemAlloc is refused unless
-  // this thread relaxes its own mode for the call.
-  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  if (capturing)
-    api.cuThreadExchangeStreamCaptureMode(&mode);
-  CUresult rc = api.cuMemAlloc(&ptr, size_t(plan.workspaceBytes));
-  if (capturing)
-    api.cuThreadExchangeStreamCaptureMode(&mode);
-  if (rc != CUDA_SUCCESS)
-    return driverError(rc, "cuMemAlloc of " + std::to_string(plan.workspaceBytes) +
-                               " bytes of kernel workspace for '" + specText + "'");
-  // Zeroed in stream order before the first launch (under capture, by a node
-  // of the graph), and never again: the kernels count their launches
-  // (templates/scanjit/flagged_value.cuh).
-  if (CUresult rc = api.cuMemsetD8Async(ptr, 0, size_t(plan.workspaceBytes), stream); rc != CUDA_SUCCESS) {
-    api.cuMemFree(ptr);
-    return driverError(rc, "cuMemsetD8Async of the kernel workspace for '" + specText + "'");
-  }
-  return ptr;
-}
-
 llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream stream) const {
-  auto api = driver();
-  if (!api)
-    return api.takeError();
-  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (CUresult rc = api->cuStreamIsCapturing(stream, &capture); rc != CUDA_SUCCESS)
-    return driverError(rc, "cuStreamIsCapturing (the launch's stream)");
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (capture == CU_STREAM_CAPTURE_STATUS_ACTIVE) {
-    auto ptr = allocateZeroed(*api, stream, true);
-    if (ptr)
-      capturedWorkspaces_.push_back(*ptr);
-    return ptr;
-  }
-  for (const Workspace &w : workspaces_)
-    if (w.ctx == ctx && w.stream == stream)
-      return w.ptr;
-  auto ptr = allocateZeroed(*api, stream, false);
-  if (ptr)
-    workspaces_.push_back({ctx, stream, *ptr});
-  return ptr;
+  return workspaceFor(this, size_t(plan.workspaceBytes), ctx, stream, specText);
 }
 
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target) {

@@ -40,24 +40,9 @@ struct KernelEntry {
   llvm::Expected<CUfunction> function(CUcontext ctx) const { return kernel->function(ctx); }
 
   /// Device scratch of plan.workspaceBytes for launches on `stream` in
-  /// `ctx`, allocated and zeroed on first use and kept: launches on one
-  /// stream run in order, so they can share it; launches on different
-  /// streams must not. A launch on a stream under CUDA graph capture gets
-  /// scratch of its own, zeroed by a node of the graph and never handed out
-  /// again: the graph may replay on any stream.
+  /// `ctx` (runtime/Workspaces.h: zeroed once, kept per stream within
+  /// bounds; under graph capture, the graph's own).
   llvm::Expected<CUdeviceptr> workspace(CUcontext ctx, CUstream stream) const;
-
-private:
-  struct Workspace {
-    CUcontext ctx;
-    CUstream stream;
-    CUdeviceptr ptr;
-  };
-  mutable std::mutex mutex_;
-  mutable llvm::SmallVector<Workspace, 2> workspaces_;
-  mutable llvm::SmallVector<CUdeviceptr, 0> capturedWorkspaces_; // kept while graphs may use them
-
-  llvm::Expected<CUdeviceptr> allocateZeroed(const DriverApi &api, CUstream stream, bool capturing) const;
 };
 
 using KernelEntryPtr = std::shared_ptr<const KernelEntry>;

@@ -8,6 +8,7 @@
 
 #include "testing/DeviceMemory.h"
 #include "runtime/KernelRegistry.h"
+#include "runtime/Workspaces.h"
 #include "testing/RandomData.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/Program.h"
 
 #include <cstring>
+#include <chrono>
 #include <thread>
 #include <unistd.h>
 
@@ -52,6 +54,18 @@ struct Problem {
     return verifyLines(s, in.data(), mask.data(), out.data(), lines);
   }
 };
+
+// `launch`'s work on `stream`, captured into a graph and instantiated.
+std::pair<CUgraph, CUgraphExec> captureGraph(CUstream stream, const std::function<void()> &launch) {
+  const DriverApi &d = *driver();
+  checkCu(d.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
+  launch();
+  CUgraph graph;
+  checkCu(d.cuStreamEndCapture(stream, &graph), "cuStreamEndCapture");
+  CUgraphExec exec;
+  checkCu(d.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+  return {graph, exec};
+}
 
 ErrorCode codeOf(const std::function<void()> &fn, std::string *message = nullptr) {
   try {
@@ -264,12 +278,7 @@ TEST(Api, LookbackWorkspaceUnderCaptureOnAFreshStream) {
   CUstream capture, replay;
   checkCu(d.cuStreamCreate(&capture, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   checkCu(d.cuStreamCreate(&replay, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-  checkCu(d.cuStreamBeginCapture(capture, CU_STREAM_CAPTURE_MODE_GLOBAL), "cuStreamBeginCapture");
-  k.launch(p.outRef(), p.inRef(), nullptr, capture);
-  CUgraph graph;
-  checkCu(d.cuStreamEndCapture(capture, &graph), "cuStreamEndCapture");
-  CUgraphExec exec;
-  checkCu(d.cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate");
+  auto [graph, exec] = captureGraph(capture, [&] { k.launch(p.outRef(), p.inRef(), nullptr, capture); });
   for (int replays = 0; replays < 2; ++replays) {
     p.dOut.fill(0xff, replay); // (non-blocking streams: in stream order, not the legacy stream's)
     checkCu(d.cuGraphLaunch(exec, replay), "cuGraphLaunch");
@@ -286,6 +295,80 @@ TEST(Api, LookbackWorkspaceUnderCaptureOnAFreshStream) {
   d.cuGraphDestroy(graph);
   d.cuStreamDestroy(capture);
   d.cuStreamDestroy(replay);
+}
+
+// Workspaces stay bounded (runtime/Workspaces.h): a host that creates,
+// launches on and destroys a stream per request, 10,000 times, keeps at most
+// kMaxWorkspaces of them and flat device memory, and its results are right;
+// graphs captured with look-back launches free their workspaces once
+// destroyed.
+TEST(Api, WorkspacesStayBoundedOverTenThousandStreams) {
+  SCANJIT_REQUIRE_GPU();
+  const DriverApi &d = *driver();
+  const std::string lookback = "sum f32[4,200000] dim=1 reverse", pieces = "sum f32[4096,512] dim=0";
+  Problem a(4, 200000), b(4096, 512);
+  Kernel ka = prepare(lookback), kb = prepare(pieces);
+  ASSERT_NE(ka.plan().find("family=row_lookback"), std::string::npos) << ka.plan();
+  ASSERT_NE(kb.plan().find("pieces="), std::string::npos) << kb.plan();
+  auto freeBytes = [&] {
+    checkCu(d.cuCtxSynchronize(), "sync");
+    size_t free = 0, total = 0;
+    checkCu(d.cuMemGetInfo(&free, &total), "cuMemGetInfo");
+    return free;
+  };
+  auto requests = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      CUstream s;
+      checkCu(d.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+      ka.launch(a.outRef(), a.inRef(), nullptr, s);
+      kb.launch(b.outRef(), b.inRef(), nullptr, s);
+      checkCu(d.cuStreamDestroy(s), "cuStreamDestroy");
+    }
+  };
+  requests(2 * int(kMaxWorkspaces)); // the pool at its bound
+  const size_t before = freeBytes();
+  const uint64_t evictionsBefore = workspaceStats().evictions;
+  requests(10000);
+  const size_t after = freeBytes();
+  const WorkspaceStats st = workspaceStats();
+  EXPECT_LE(st.kept, kMaxWorkspaces);
+  EXPECT_GE(st.evictions - evictionsBefore, 10000u * 2 / kMaxWorkspaces) << "a ctx sync per half pool";
+  EXPECT_LE(before > after ? before - after : 0, size_t(16) << 20) << "device memory grew over 10,000 streams";
+  VerifyReport ra = a.check(lookback), rb = b.check(pieces);
+  EXPECT_TRUE(ra.ok()) << ra.firstMismatch;
+  EXPECT_TRUE(rb.ok()) << rb.firstMismatch;
+
+  // Captured graphs: each capture's workspace is freed after its graph goes
+  // (the user object's destructor runs on a driver thread; the next request
+  // frees what it released).
+  auto drainCaptured = [&] {
+    for (int tries = 0; tries < 200 && workspaceStats().captured > 0; ++tries) {
+      ka.launch(a.outRef(), a.inRef(), nullptr, nullptr);
+      checkCu(d.cuCtxSynchronize(), "sync");
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return workspaceStats().captured;
+  };
+  const size_t capturedBefore = drainCaptured();
+  const size_t beforeGraphs = freeBytes();
+  for (int i = 0; i < 200; ++i) {
+    CUstream s;
+    checkCu(d.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    auto [graph, exec] = captureGraph(s, [&] { ka.launch(a.outRef(), a.inRef(), nullptr, s); });
+    a.dOut.fill(0xff, s);
+    checkCu(d.cuGraphLaunch(exec, s), "cuGraphLaunch");
+    checkCu(d.cuStreamSynchronize(s), "sync");
+    if (i == 199) {
+      VerifyReport r = a.check(lookback);
+      EXPECT_TRUE(r.ok()) << "the last graph's replay: " << r.firstMismatch;
+    }
+    d.cuGraphExecDestroy(exec);
+    d.cuGraphDestroy(graph);
+    d.cuStreamDestroy(s);
+  }
+  EXPECT_EQ(drainCaptured(), capturedBefore) << "captured workspaces outlived their graphs";
+  const size_t afterGraphs = freeBytes();
+  EXPECT_LE(beforeGraphs > afterGraphs ? beforeGraphs - afterGraphs : 0, size_t(16) << 20);
 }
 
 TEST(CApi, StatusCodesAndLastError) {
