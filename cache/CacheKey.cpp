@@ -19,12 +19,16 @@ void addField(std::string &text, llvm::StringRef name, llvm::StringRef value) {
 } // namespace
 
 CacheKeyFields currentKeyFields(const GeneratedKernel &generated, const Target &target) {
+  // The shape class, not the spec: every spec of a class shares the kernel.
+  return currentKeyFields(shapeClassText(generated.spec, generated.plan), generated.plan.classText(), target);
+}
+
+CacheKeyFields currentKeyFields(llvm::StringRef spec, llvm::StringRef plan, const Target &target) {
   CacheKeyFields f;
   f.scanjitVersion = scanjitVersion().str();
   f.templatesDigest = detail::templatesDigest();
-  // The shape class, not the spec: every spec of a class shares the kernel.
-  f.spec = shapeClassText(generated.spec, generated.plan);
-  f.plan = generated.plan.classText();
+  f.spec = spec.str();
+  f.plan = plan.str();
   f.nvrtcVersion = nvrtcVersion();
   f.arch = target.name();
   for (const std::string &o : nvrtcOptions(target))

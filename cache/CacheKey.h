@@ -31,6 +31,9 @@ struct CacheKey {
 /// The fields for this process's compiler, templates and options.
 CacheKeyFields currentKeyFields(const GeneratedKernel &generated, const Target &target);
 
+/// The same for any kernel named by `spec` and `plan` texts.
+CacheKeyFields currentKeyFields(llvm::StringRef spec, llvm::StringRef plan, const Target &target);
+
 CacheKey makeCacheKey(const CacheKeyFields &fields);
 
 /// The value of field `name` ("spec", "arch", ...) in a key text, or None.

@@ -1,6 +1,8 @@
 #include "cache/KernelStore.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/Log.h"
+#include "compiler/Nvrtc.h"
+#include "compiler/ShapeClass.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -12,40 +14,48 @@
 namespace scanjit {
 namespace {
 
-void dumpSource(const GeneratedKernel &g, const CacheKey &key) {
+void dumpSource(llvm::StringRef source, llvm::StringRef entry, const CacheKey &key) {
   const char *dir = std::getenv("SCANJIT_DUMP_DIR");
   if (!dir || !*dir)
     return;
   llvm::sys::fs::create_directories(dir);
   llvm::SmallString<256> path(dir);
-  llvm::sys::path::append(path, g.plan.entry + "-" + key.digest.substr(0, 12) + ".cu");
+  llvm::sys::path::append(path, entry + "-" + key.digest.substr(0, 12) + ".cu");
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec) {
     detail::warnOnce("dump-dir", "SCANJIT_DUMP_DIR: cannot write " + path + ": " + ec.message());
     return;
   }
-  os << g.source;
+  os << source;
 }
 
 } // namespace
 
-llvm::Expected<StoredKernel> loadOrCompile(DiskCache &disk, const GeneratedKernel &generated,
-                                           const Target &target, const CacheKey &key) {
+llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKernel &k, const Target &target,
+                                                 const CacheKey &key) {
   if (llvm::Optional<CacheEntry> hit = disk.lookup(key))
     return StoredKernel{std::move(hit->kernel), true};
-  dumpSource(generated, key);
-  auto compiled = compileKernel(generated, target);
+  dumpSource(k.source, k.entry, key);
+  auto compiled = compileWithNvrtc(k.source, k.entry, target, k.what);
   if (!compiled)
     return compiled.takeError();
-  detail::logMessage(1, llvm::formatv("compiled '{0}' for {1} in {2:f1} ms", generated.spec.toString(),
-                                      target.name(), compiled->compileMillis));
+  detail::logMessage(1, llvm::formatv("compiled '{0}' for {1} in {2:f1} ms", k.what, target.name(),
+                                      compiled->compileMillis));
   CacheEntry entry;
   entry.keyText = key.text;
-  entry.plan = generated.plan.classText();
+  entry.plan = k.plan;
   entry.kernel = *compiled;
   disk.store(key, entry);
   return StoredKernel{std::move(*compiled), false};
+}
+
+llvm::Expected<StoredKernel> loadOrCompile(DiskCache &disk, const GeneratedKernel &generated,
+                                           const Target &target, const CacheKey &key) {
+  return loadOrCompileSource(disk,
+                             SourceKernel{generated.source, generated.plan.entry,
+                                          shapeClassText(generated.spec, generated.plan), generated.plan.classText()},
+                             target, key);
 }
 
 llvm::Expected<DiskCache &> processDiskCache() {

@@ -16,6 +16,16 @@ struct StoredKernel {
 llvm::Expected<StoredKernel> loadOrCompile(DiskCache &disk, const GeneratedKernel &generated,
                                            const Target &target, const CacheKey &key);
 
+/// Any kernel source the same way (the tools' random-input generators).
+struct SourceKernel {
+  std::string source;
+  std::string entry; // extern "C" name
+  std::string what;  // names it in logs and errors
+  std::string plan;  // stored with the entry
+};
+llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKernel &kernel, const Target &target,
+                                                 const CacheKey &key);
+
 /// The process's disk cache, configured from the environment on first use.
 llvm::Expected<DiskCache &> processDiskCache();
 

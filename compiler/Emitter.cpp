@@ -68,7 +68,9 @@ extern "C" __global__ void __launch_bounds__({{threads}}, scanjit::ArchMinBlocks
 }
 )cuda";
 
-llvm::StringRef deviceType(DType t) {
+} // namespace
+
+llvm::StringRef deviceTypeName(DType t) {
   switch (t) {
   case DType::F16: return "scanjit::f16";
   case DType::BF16: return "scanjit::bf16";
@@ -83,6 +85,8 @@ llvm::StringRef deviceType(DType t) {
   }
   return "?";
 }
+
+namespace {
 
 llvm::StringRef opTemplate(ScanOp op) {
   switch (op) {
@@ -151,9 +155,9 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"version", scanjitVersion().str()},
       {"spec", shapeClassText(spec, plan)},
       {"plan", plan.classText()},
-      {"in_type", deviceType(spec.in).str()},
-      {"out_type", deviceType(spec.out).str()},
-      {"acc_type", deviceType(accumulatorType(spec.in)).str()},
+      {"in_type", deviceTypeName(spec.in).str()},
+      {"out_type", deviceTypeName(spec.out).str()},
+      {"acc_type", deviceTypeName(accumulatorType(spec.in)).str()},
       {"op", opTemplate(spec.op).str()},
       {"index_type", plan.index64 ? "long long" : "int"},
       {"mask", boolText(spec.mask)},

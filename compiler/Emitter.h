@@ -16,4 +16,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
 /// The scanjit version string compiled into the library.
 llvm::StringRef scanjitVersion();
 
+/// The device type that stores `t` in generated sources ("float", "scanjit::f16", ...).
+llvm::StringRef deviceTypeName(DType t);
+
 } // namespace scanjit

@@ -3,14 +3,22 @@
 // exclusive cumsum. Each is checked on sampled rows against a float64 host
 // reference and timed next to a device copy of the same bytes.
 // Without a GPU it still JIT-compiles and inspects each kernel.
+//
+// The inputs are drawn on the GPU by a generator JIT-compiled like the scans
+// (scanjit's testing library, testing/DeviceRandom.h): element i is a hash
+// of (seed, i), so the host regenerates just the rows it checks. Pass a seed
+// (`seed_workloads 1234`) to reproduce a run.
 #include "scanjit/Inspect.h"
 #include "scanjit/Scan.h"
+
+#include "testing/DeviceRandom.h"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -49,17 +57,24 @@ template <class Fn> float medianMs(Fn fn) {
   return ms[ms.size() / 2];
 }
 
-// Checks `rows` of the result against a float64 scan of the host input.
-bool checkRows(const std::vector<float> &x, const std::vector<uint8_t> &mask, const float *dOut,
-               bool reverse, bool masked, bool exclusive, const std::vector<int64_t> &rows,
-               double *worst) {
-  std::vector<float> got(kCols);
+// Checks `rows` of the result against a float64 scan of the input, each
+// row regenerated on the host from the seed it was drawn with.
+bool checkRows(uint64_t seed, const float *dOut, bool reverse, bool masked, bool exclusive,
+               const std::vector<int64_t> &rows, double *worst) {
+  using namespace scanjit::detail;
+  std::vector<float> got(kCols), x(kCols);
+  std::vector<uint8_t> mask(kCols);
   for (int64_t r : rows) {
     CUDA_OK(cudaMemcpy(got.data(), dOut + r * kCols, kCols * 4, cudaMemcpyDeviceToHost));
+    RandomOptions o;
+    o.seed = seed;
+    o.firstIndex = r * kCols;
+    fillRandom(x.data(), scanjit::DType::F32, scanjit::ScanOp::Sum, kCols, o);
+    fillRandomMask(mask.data(), kCols, seed, r * kCols);
     double run = 0, absRun = 0;
     for (int64_t k = 0; k < kCols; ++k) {
       int64_t i = reverse ? kCols - 1 - k : k;
-      double v = masked && !mask[r * kCols + i] ? 0.0 : x[r * kCols + i];
+      double v = masked && !mask[i] ? 0.0 : x[i];
       double want = exclusive ? run : run + v;
       double bound = (64 + kCols / 128.0) * std::ldexp(1.0, -24) * (absRun + (exclusive ? 0 : std::fabs(v))) +
                      std::ldexp(1.0, -24) * std::fabs(want);
@@ -78,7 +93,7 @@ bool checkRows(const std::vector<float> &x, const std::vector<uint8_t> &mask, co
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   struct Seed {
     const char *name;
     bool reverse, masked, exclusive;
@@ -107,23 +122,25 @@ int main() {
   }
 
   const int64_t n = kRows * kCols;
-  std::printf("Generating %lld random floats and a random mask on the host...\n", (long long)n);
-  std::vector<float> x(n);
-  std::vector<uint8_t> mask(n);
-  std::mt19937_64 rng(std::random_device{}());
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t h = rng();
-    x[i] = float(int64_t(h >> 41) - (1 << 22)) * 0x1p-22f; // uniform in [-1, 1)
-    mask[i] = h & 1;
-  }
+  const uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : std::random_device{}();
+  std::mt19937_64 rng(seed);
   float *dIn, *dOut;
   bool *dMask;
   void *copyDst;
   CUDA_OK(cudaMalloc(&dIn, n * 4));
   CUDA_OK(cudaMalloc(&dOut, n * 4));
   CUDA_OK(cudaMalloc(&dMask, n));
-  CUDA_OK(cudaMemcpy(dIn, x.data(), n * 4, cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemcpy(dMask, mask.data(), n, cudaMemcpyHostToDevice));
+  try {
+    scanjit::detail::RandomOptions o;
+    o.seed = seed;
+    scanjit::detail::fillRandomOnDevice(CUdeviceptr(dIn), scanjit::DType::F32, scanjit::ScanOp::Sum, n, o);
+    scanjit::detail::fillRandomMaskOnDevice(CUdeviceptr(dMask), n, seed);
+  } catch (const scanjit::Error &e) {
+    std::fprintf(stderr, "seed_workloads: random inputs: %s\n", e.what());
+    return 1;
+  }
+  std::printf("Inputs: %lld random floats in [-1, 1) and a random mask, drawn on the GPU (seed %llu)\n",
+              (long long)n, (unsigned long long)seed);
   cudaDeviceProp prop;
   CUDA_OK(cudaGetDeviceProperties(&prop, 0));
   std::printf("GPU: %s\n", prop.name);
@@ -148,7 +165,7 @@ int main() {
       scanjit::cumsum(out, in, 1, o);
       CUDA_OK(cudaDeviceSynchronize());
       double worst = 0;
-      bool ok = checkRows(x, mask, dOut, s.reverse, s.masked, s.exclusive, rows, &worst);
+      bool ok = checkRows(seed, dOut, s.reverse, s.masked, s.exclusive, rows, &worst);
       allOk &= ok;
       float ms = medianMs([&] { scanjit::cumsum(out, in, 1, o); });
       // The copy moves the same bytes: read input (+ mask), write output.

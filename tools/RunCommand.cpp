@@ -1,6 +1,7 @@
-// scanjit run "<spec>" [--iters N]: runs a spec on random data on the GPU,
-// checks it against the CPU reference (sampled lines for large shapes) and
-// times it next to a device copy of the same bytes.
+// scanjit run "<spec>" [--iters N]: runs a spec on random data drawn on the
+// GPU, checks it against the CPU reference (sampled lines for large shapes,
+// regenerated on the host) and times it next to a device copy of the same
+// bytes.
 #include "tools/Commands.h"
 
 #include "scanjit/Inspect.h"
@@ -9,7 +10,8 @@
 #include "testing/DeviceMemory.h"
 #include "runtime/Errors.h"
 #include "testing/HostElements.h"
-#include "testing/RandomData.h"
+#include "testing/DeviceRandom.h"
+#include "testing/SampledLines.h"
 #include "testing/Timing.h"
 #include "testing/Verify.h"
 
@@ -40,29 +42,30 @@ int runCommand() {
     Kernel kernel = prepare(SpecText);
     const uint64_t seed = Seed ? uint64_t(Seed) : std::random_device{}();
 
+    // Inputs drawn on the GPU (testing/DeviceRandom.h); the host regenerates
+    // only the lines it checks (testing/SampledLines.h).
     const int64_t inElems = extentElements(spec.shape, spec.inStrides);
     const int64_t outElems = extentElements(spec.shape, spec.outStrides);
     const int64_t maskElems = spec.mask ? extentElements(spec.shape, spec.maskStrides) : 0;
-    std::vector<uint8_t> in(inElems * dtypeSize(spec.in)), out(outElems * dtypeSize(spec.out)), mask(maskElems);
-    fillRandom(in.data(), spec.in, spec.op, inElems, {seed, 0});
-    fillRandomMask(mask.data(), maskElems, seed);
-    DeviceBuffer dIn(in.size()), dOut(out.size()), dMask(mask.size());
-    dIn.upload(in.data(), in.size());
-    dMask.upload(mask.data(), mask.size());
+    DeviceBuffer dIn{size_t(inElems) * dtypeSize(spec.in)}, dOut{size_t(outElems) * dtypeSize(spec.out)};
+    DeviceBuffer dMask{size_t(maskElems)};
+    fillRandomOnDevice(dIn.get(), spec.in, spec.op, inElems, {seed, 0});
+    if (spec.mask)
+      fillRandomMaskOnDevice(dMask.get(), maskElems, seed);
     dOut.fill(0xff);
     void *outPtr = dOut.at(0), *maskPtr = spec.mask ? dMask.at(0) : nullptr;
     const void *inPtr = dIn.at(0);
     auto launch = [&] { kernel.launch(outPtr, inPtr, maskPtr, nullptr); };
     launch();
     checkCu(driver()->cuCtxSynchronize(), "kernel execution");
-    dOut.download(out.data(), out.size());
 
     std::mt19937_64 rng(seed);
     std::vector<int64_t> lines;
     const int64_t total = numLines(spec);
     for (int64_t i = 0; i < total && int64_t(lines.size()) < CheckLines; ++i)
       lines.push_back(total <= CheckLines ? i : int64_t(rng() % uint64_t(total)));
-    VerifyReport report = verifyLines(spec, in.data(), mask.data(), out.data(), lines);
+    const SampledLines host(spec, lines, seed, dOut.get());
+    VerifyReport report = verifyLines(spec, host.in.get(), host.mask.get(), host.out.get(), lines);
 
     TimingOptions timing;
     timing.iterations = Iters;
