@@ -5,6 +5,7 @@
 #include <nvrtc.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 namespace scanjit {
@@ -40,8 +41,17 @@ std::string fetch(nvrtcProgram program, SizeFn sizeFn, GetFn getFn) {
 
 std::vector<std::string> nvrtcOptions(const Target &target) {
   // 177: the plan's constants are echoed into every source, used or not.
-  return {"--gpu-architecture=" + target.name(), "--std=c++17", "--ptxas-options=-v",
-          "--diag-suppress=177"};
+  std::vector<std::string> options = {"--gpu-architecture=" + target.name(), "--std=c++17", "--ptxas-options=-v",
+                                      "--diag-suppress=177"};
+  // SCANJIT_NVRTC_OPTIONS: more options, space-separated, for measuring
+  // compile time against kernel time (they enter the cache key with the rest).
+  if (const char *extra = std::getenv("SCANJIT_NVRTC_OPTIONS")) {
+    llvm::SmallVector<llvm::StringRef, 4> tokens;
+    llvm::StringRef(extra).split(tokens, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef t : tokens)
+      options.push_back(t.str());
+  }
+  return options;
 }
 
 std::string nvrtcVersion() {
