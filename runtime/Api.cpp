@@ -87,15 +87,17 @@ template <class SpecOrText> KernelEntryPtr prepareEntry(const SpecOrText &spec) 
 
 enum class Access { Checked, Unchecked };
 
+// `ctx`: the current context, when the caller has it already.
 void launchEntry(const KernelEntry &e, void *out, const void *in, const void *mask, Stream stream,
-                 Access access = Access::Checked) {
+                 Access access = Access::Checked, CUcontext ctx = nullptr) {
   const ScanSpec &spec = e.spec;
   if (e.plan.family == KernelFamily::Empty)
     return; // no elements: any pointers will do
   checkPointer(in, spec.in, true, "in", spec);
   checkPointer(out, spec.out, true, "out", spec);
   checkPointer(mask, DType::Bool, spec.mask, "mask", spec);
-  CUcontext ctx = unwrap(currentContextHandle());
+  if (!ctx)
+    ctx = unwrap(currentContextHandle());
   if (access == Access::Checked) {
     checkDeviceAccessible(ctx, in, tensorSpanBytes(spec, spec.inStrides, spec.in), "in", spec);
     checkDeviceAccessible(ctx, out, tensorSpanBytes(spec, spec.outStrides, spec.out), "out", spec);
@@ -163,7 +165,8 @@ std::string specFor(ScanOp op, const TensorRef &out, const TensorRef &in, int di
 void scan(ScanOp op, const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &options) {
   // A call like an earlier one (the pointers aside) finds its kernel by the
   // call's fields: no spec is built, validated, planned or hashed.
-  const int sm = unwrap(currentContext()).sm;
+  const ContextInfo ctx = unwrap(currentContext());
+  const int sm = ctx.sm;
   CallKey key;
   const bool keyed = callKey(op, out, in, dim, options, sm, key);
   KernelEntryPtr entry = keyed ? findByCall(key) : nullptr;
@@ -172,7 +175,8 @@ void scan(ScanOp op, const TensorRef &out, const TensorRef &in, int dim, const S
     if (keyed)
       rememberCall(key, entry);
   }
-  launchEntry(*entry, out.data, in.data, options.mask ? options.mask->data : nullptr, options.stream);
+  launchEntry(*entry, out.data, in.data, options.mask ? options.mask->data : nullptr, options.stream, Access::Checked,
+              ctx.context);
 }
 
 void cumsum(const TensorRef &out, const TensorRef &in, int dim, const ScanOptions &o) {

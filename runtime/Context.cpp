@@ -35,6 +35,16 @@ llvm::Expected<ContextInfo> currentContext() {
   if (!ctx)
     return ctx.takeError();
   const DriverApi &api = *driver();
+  // The device and arch of this thread's last context, by the context's
+  // process-unique ID (a handle may come back for another context): one
+  // driver call per scan() instead of three.
+  thread_local unsigned long long lastId = 0;
+  thread_local ContextInfo last;
+  unsigned long long id = 0;
+  if (CUresult rc = api.cuCtxGetId(*ctx, &id); rc != CUDA_SUCCESS)
+    return driverError(rc, "cuCtxGetId");
+  if (id == lastId && last.context == *ctx)
+    return last;
   ContextInfo info;
   info.context = *ctx;
   if (CUresult rc = api.cuCtxGetDevice(&info.device); rc != CUDA_SUCCESS)
@@ -46,6 +56,8 @@ llvm::Expected<ContextInfo> currentContext() {
     return driverError(rc, "cuDeviceGetAttribute(compute capability)");
   api.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, info.device);
   info.sm = major * 10 + minor;
+  lastId = id;
+  last = info;
   return info;
 }
 
