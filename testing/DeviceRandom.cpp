@@ -50,20 +50,13 @@ void launch(CUfunction fn, int64_t count, void **params, CUstream stream) {
           "cuLaunchKernel (random inputs)");
 }
 
-// The value kind fillRandom draws for `dtype` and `op` (RandomData.cpp).
-int valueKind(DType dtype, ScanOp op) {
-  if (isFloating(dtype))
-    return op == ScanOp::Prod ? 1 : op == ScanOp::LogSumExp ? 2 : 0;
-  return op == ScanOp::Prod && (dtype == DType::I32 || dtype == DType::I64) ? 1 : 0;
-}
-
 } // namespace
 
 void fillRandomOnDevice(CUdeviceptr data, DType dtype, ScanOp op, int64_t count, const RandomOptions &o,
                         CUstream stream) {
   if (o.specialFraction > 0)
     throw Error(ErrorCode::InvalidArgument, "fillRandomOnDevice draws no NaN or infinity (specialFraction > 0)");
-  const int kind = valueKind(dtype, op);
+  const int kind = randomValueKind(dtype, op);
   const std::string entry = llvm::formatv("scanjit_random_{0}_{1}", dtypeName(dtype), kind).str();
   const std::string body = llvm::formatv(
       "extern \"C\" __global__ void {0}(void *data, long long count, unsigned long long seed, long long first, "

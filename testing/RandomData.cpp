@@ -35,8 +35,15 @@ double gridValue(uint64_t h, double lo, double hi, int bits) {
 
 } // namespace
 
+int randomValueKind(DType dtype, ScanOp op) {
+  if (isFloating(dtype))
+    return op == ScanOp::Prod ? 1 : op == ScanOp::LogSumExp ? 2 : 0;
+  return op == ScanOp::Prod && (dtype == DType::I32 || dtype == DType::I64) ? 1 : 0;
+}
+
 void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &o) {
   const uint64_t seed = mix(o.seed);
+  const int kind = randomValueKind(dtype, op);
   for (int64_t i = 0; i < count; ++i) {
     uint64_t h = mix(seed ^ uint64_t(o.firstIndex + i) * 0xd1342543de82ef95ULL);
     if (isFloating(dtype)) {
@@ -44,9 +51,9 @@ void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomO
       if (o.specialFraction > 0 && double(h & 0xffff) < o.specialFraction * 65536.0) {
         const double specials[] = {NAN, INFINITY, -INFINITY};
         v = specials[(h >> 16) % 3];
-      } else if (op == ScanOp::Prod) {
+      } else if (kind == 1) {
         v = gridValue(h, 0.75, 1.25, mantissaBits(dtype) - 1); // stays near 1
-      } else if (op == ScanOp::LogSumExp) {
+      } else if (kind == 2) {
         v = gridValue(h, -o.logSumExpSpread, o.logSumExpSpread, mantissaBits(dtype) - 2);
       } else {
         v = gridValue(h, -1, 1, mantissaBits(dtype));
@@ -60,8 +67,8 @@ void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomO
     case DType::U8: v = h & 0xff; break;
     case DType::I8: v = int8_t(h); break;
     case DType::I16: v = int16_t(h); break;
-    case DType::I32: v = op == ScanOp::Prod ? int64_t(h % 7) - 3 : int32_t(h); break;
-    default: v = op == ScanOp::Prod ? int64_t(h % 7) - 3 : int64_t(h); break; // sums wrap
+    case DType::I32: v = kind == 1 ? int64_t(h % 7) - 3 : int32_t(h); break;
+    default: v = kind == 1 ? int64_t(h % 7) - 3 : int64_t(h); break; // sums wrap
     }
     storeInt(data, dtype, i, v);
   }

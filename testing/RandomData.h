@@ -16,6 +16,11 @@ struct RandomOptions {
   double logSumExpSpread = 4;  // logsumexp inputs lie in [-spread, spread] (a power of two)
 };
 
+/// The kind of values inputs of `op` in `dtype` are drawn as: 0 in [-1, 1)
+/// (integers: any bits), 1 near 1 for products (integers: -3..3), 2 in
+/// [-spread, spread) for log-sum-exp. The GPU's generator draws the same.
+int randomValueKind(DType dtype, ScanOp op);
+
 /// Fills `count` elements of `dtype` at `data` for inputs of `op`.
 void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &options);
 
