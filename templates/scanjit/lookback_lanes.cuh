@@ -46,7 +46,7 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, co
   constexpr int kBatch = kPerThread < 8 ? kPerThread : 8;
   typedef LanesStage<P, Place::kTile * C> Stage;
   Stage &st = dynamic_stages<Stage, Plan>();
-  int buffer = 0;
+  LookbackAgent<P, Plan> agent(sh.storage);
   const RoundRobin<P::Lines::kRuntimeBatch> deal(groups);
   ws.begin_shared(sh.id, sh.tag);
   for (;;) {
@@ -101,7 +101,7 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, co
                                                              : P::Op::identity();
       }
       const long long id = first_id + c * Place::kTilesPerRow;
-      lookback_tile<P, Plan>(id, Place(id), x, r, ws, sh, buffer, [&] {
+      lookback_tile<P, Plan>(agent, id, Place(id).row_first, x, r, ws, sh, [&] {
         if (c == C - 1)
           sh.id = ws.next();
       });

@@ -21,7 +21,7 @@
 #include "scanjit/grid_pipeline.cuh"
 #include "scanjit/round_robin.cuh"
 #include "scanjit/tile_pipeline.cuh"
-#include "scanjit/tile_scan.cuh"
+#include "scanjit/tile_agent.cuh"
 
 namespace scanjit {
 
@@ -237,15 +237,20 @@ template <class P, class Plan>
 using LookbackWindowOf = LookbackWindow<typename LookbackShared<P, Plan>::M, Plan::kLookbackPerLane,
                                         Plan::kLookbackWarps>;
 
-// Finishes tile `id`, scanned into `s`, whose window the reading warps have
-// loaded: they wait for it, thread 0 publishes the tile's inclusive prefix,
-// and after the block barrier every thread has its results in `r`. The
+// The look-back's agent: the block's tile rung over LookbackShared's storage.
+template <class P, class Plan>
+using LookbackAgent = TileAgent<typename LookbackShared<P, Plan>::M, typename P::Acc, P::kReverse, P::kExclusive,
+                                Plan::kThreads, Plan::kItems>;
+
+// The prefix of tile `id`, scanned into `s`, whose window the reading warps
+// have loaded: they wait for it, thread 0 publishes the tile's inclusive
+// prefix, and after the block barrier every thread has the prefix. The
 // caller makes sure no thread still reads `sh` for an earlier tile's prefix.
 template <class P, class Plan>
-__device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P, Plan> &window,
-                                                const TileScanState<typename LookbackShared<P, Plan>::M, Plan::kItems> &s,
-                                                LookbackWorkspace<typename P::Acc> &ws, LookbackShared<P, Plan> &sh,
-                                                typename P::Acc (&r)[Plan::kItems]) {
+__device__ __forceinline__ typename P::Acc lookback_prefix(long long id, LookbackWindowOf<P, Plan> &window,
+                                                           const typename LookbackAgent<P, Plan>::State &s,
+                                                           LookbackWorkspace<typename P::Acc> &ws,
+                                                           LookbackShared<P, Plan> &sh) {
   typedef typename LookbackShared<P, Plan>::M M;
   typedef typename P::Acc Acc;
   typedef LookbackWindowOf<P, Plan> Window;
@@ -286,30 +291,42 @@ __device__ __forceinline__ void lookback_finish(long long id, LookbackWindowOf<P
     if (threadIdx.x == 0)
       ws.publish(ws.inclusive + id, M::combine(prefix, s.total));
   }
-  const bool no_heads[Plan::kItems] = {};
-  tile_results<M, Acc, P::kReverse, P::kExclusive, Plan::kItems>(s, prefix, no_heads, r);
+  return prefix;
 }
 
-// Scans tile `id` whose lifted items are in `x` and chains it to the
-// earlier tiles: `r` receives this thread's results. `tile_read` runs on
-// thread 0 once every thread has passed the tile's block barrier (its input
-// has been read).
-template <class P, class Plan, class TileRead>
-__device__ __forceinline__ void lookback_tile(long long id, const LookbackTilePlace<P, Plan> &at,
-                                              typename P::Acc (&x)[Plan::kItems], typename P::Acc (&r)[Plan::kItems],
-                                              LookbackWorkspace<typename P::Acc> &ws,
-                                              LookbackShared<P, Plan> &sh, int &buffer, TileRead tile_read) {
-  typedef typename LookbackShared<P, Plan>::M M;
-  TileScanState<M, Plan::kItems> s;
-  tile_local_scan<M, P::kReverse, Plan::kThreads, Plan::kItems>(x, s, sh.storage, buffer);
-  if (threadIdx.x == 0) {
-    tile_read();
-    ws.publish(ws.aggregate + id, s.total);
+// The agent's prefix source for a tile found at once (not one tile late):
+// thread 0 runs `tile_read` (every thread has passed the tile's block
+// barrier: its input has been read) and publishes the tile's aggregate,
+// then the window is loaded and waited for.
+template <class P, class Plan, class TileRead> struct LookbackPrefix {
+  long long id, row_first;
+  LookbackWorkspace<typename P::Acc> &ws;
+  LookbackShared<P, Plan> &sh;
+  TileRead tile_read;
+
+  __device__ __forceinline__ typename P::Acc prefix(const typename LookbackAgent<P, Plan>::State &s) {
+    if (threadIdx.x == 0) {
+      tile_read();
+      ws.publish(ws.aggregate + id, s.total);
+    }
+    LookbackWindowOf<P, Plan> window(ws, id, row_first, int(threadIdx.x));
+    if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders)
+      window.load();
+    return lookback_prefix<P, Plan>(id, window, s, ws, sh);
   }
-  LookbackWindowOf<P, Plan> window(ws, id, at.row_first, int(threadIdx.x));
-  if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders)
-    window.load();
-  lookback_finish<P, Plan>(id, window, s, ws, sh, r);
+};
+
+// Scans tile `id` (its row's first tile `row_first`) whose lifted items are
+// in `x` and chains it to the earlier tiles: `r` receives this thread's
+// results.
+template <class P, class Plan, class TileRead>
+__device__ __forceinline__ void lookback_tile(LookbackAgent<P, Plan> &agent, long long id, long long row_first,
+                                              typename P::Acc (&x)[Plan::kItems], typename P::Acc (&r)[Plan::kItems],
+                                              LookbackWorkspace<typename P::Acc> &ws, LookbackShared<P, Plan> &sh,
+                                              TileRead tile_read) {
+  LookbackPrefix<P, Plan, TileRead> source{id, row_first, ws, sh, tile_read};
+  const bool no_heads[Plan::kItems] = {};
+  agent.consume(x, no_heads, r, source);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any
@@ -321,7 +338,7 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
                                                      LookbackShared<P, Plan> &sh, long long tiles) {
   typedef typename P::Index Index;
   constexpr int I = Plan::kItems;
-  int buffer = 0;
+  LookbackAgent<P, Plan> agent(sh.storage);
   ws.begin_shared(sh.id, sh.tag);
   typedef typename P::Scan S;
   const RoundRobin<P::Lines::kRuntimeBatch> lines(tiles / LookbackTilePlace<P, Plan>::kTilesPerRow);
@@ -350,8 +367,7 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
     typename P::Acc x[I], r[I];
     load_lifted<P, I, S::kIn, S::kMask>(in + at.o.in + start * Index(S::kIn), mask + at.o.mask + start * Index(S::kMask),
                                         Index(P::kLength) - start, x);
-    lookback_tile<P, Plan>(id, at, x, r, ws, sh, buffer,
-                           [&] { sh.id = ws.next(); });
+    lookback_tile<P, Plan>(agent, id, at.row_first, x, r, ws, sh, [&] { sh.id = ws.next(); });
     store_converted<P, I, S::kOut>(out + at.o.out + start * Index(S::kOut), Index(P::kLength) - start, r);
   }
 }
@@ -380,14 +396,13 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
                                                         LookbackShared<P, Plan> &sh, long long tiles, bool bulk) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
-  typedef typename LookbackShared<P, Plan>::M M;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
   typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
-  int buffer = 0;
+  LookbackAgent<P, Plan> agent(sh.storage);
   // Thread 0 takes each ticket one issue ahead: the atomic's round trip
   // overlaps a tile instead of stalling the reading warp before its window.
   // Once it draws a ticket past the last tile it takes no more.
@@ -411,7 +426,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   }
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
-  TileScanState<M, I> sa;
+  typename LookbackAgent<P, Plan>::State sa;
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
     const long long b = pipe.wait(bulk, stage, q / S);
@@ -419,12 +434,12 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)
       window.load();
-    TileScanState<M, I> sb;
+    typename LookbackAgent<P, Plan>::State sb;
     if (b >= 0) {
       Acc x[I];
       pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, LookbackTilePlace<P, Plan>(b).elems(), x);
       pipe.retire_stores();
-      tile_local_scan<M, P::kReverse, Plan::kThreads, I>(x, sb, sh.storage, buffer);
+      agent.scan(x, sb);
       // Past the barrier: every thread has read stage b, and the bulk stores
       // of tile a's predecessor have read its stage.
       if (threadIdx.x == 0) {
@@ -441,7 +456,8 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       if (b < 0)
         __syncthreads();
       Acc r[I];
-      lookback_finish<P, Plan>(a, window, sa, ws, sh, r);
+      const bool no_heads[I] = {};
+      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa, ws, sh), no_heads, r);
       const int a_stage = int((q + S - 1) % S);
       if constexpr (Pipe::kCanStageOutput) {
         if (staged)
@@ -494,7 +510,6 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
                                                    LookbackWorkspace<typename P::Acc> &ws,
                                                    LookbackShared<P, Plan> &sh, long long tiles) {
   typedef typename P::Acc Acc;
-  typedef typename LookbackShared<P, Plan>::M M;
   typedef LookbackGridPlace<P, Plan> Place;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr int kTile = Plan::kThreads * I;
@@ -504,7 +519,7 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   constexpr bool staged = Pipe::kCanStageOutput;
   const bool issuer = threadIdx.x < 32;
   const int lane = int(threadIdx.x & 31);
-  int buffer = 0;
+  LookbackAgent<P, Plan> agent(sh.storage);
   // Lane 0 takes each ticket one issue ahead (the atomic's round trip
   // overlaps a tile) and hands it to its warp at the next issue.
   long long pending = 0;
@@ -528,7 +543,7 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
       issue(stage);
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
-  TileScanState<M, I> sa;
+  typename LookbackAgent<P, Plan>::State sa;
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
     const long long b = pipe.wait(stage, q / S);
@@ -536,14 +551,14 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)
       window.load();
-    TileScanState<M, I> sb;
+    typename LookbackAgent<P, Plan>::State sb;
     if (b >= 0) {
       const Place at_b(b, in);
       Acc x[I];
       pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, at_b.t,
                                    Pipe::mask_shift(mask + at_b.o.mask + at_b.t.first), x);
       pipe.retire_stores();
-      tile_local_scan<M, P::kReverse, Plan::kThreads, I>(x, sb, sh.storage, buffer);
+      agent.scan(x, sb);
       // Past the barrier: every thread has read stage b, and the bulk stores
       // of tile a's predecessor have read its stage.
       if (threadIdx.x == 0)
@@ -557,7 +572,8 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
       if (b < 0)
         __syncthreads();
       Acc r[I];
-      lookback_finish<P, Plan>(a, window, sa, ws, sh, r);
+      const bool no_heads[I] = {};
+      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa, ws, sh), no_heads, r);
       typename P::Out *out0 = out + at_a.o.out + at_a.t.first;
       if constexpr (staged) {
         pipe.store_through_stage(int((q + S - 1) % S), out0, at_a.t, r);

@@ -7,8 +7,8 @@
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/grid_pipeline.cuh"
+#include "scanjit/tile_agent.cuh"
 #include "scanjit/tile_pipeline.cuh"
-#include "scanjit/tile_scan.cuh"
 
 namespace scanjit {
 
@@ -24,13 +24,14 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
   constexpr long long L = P::kLength;
   constexpr long long kTile = (long long)T * I;
   constexpr long long kTiles = (L + kTile - 1) / kTile;
-  __shared__ BlockScanStorage<M, T> storage;
-  int buffer = 0;
+  typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
+  __shared__ typename Agent::Storage storage;
+  Agent agent(storage);
   const bool no_heads[I] = {};
 
   for (Index line = blockIdx.x; line < Index(lines); line += gridDim.x) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
-    typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
+    RunningPrefix<M> carry;
     // The next tile's loads are issued before this tile's scan and barrier,
     // so memory latency overlaps the scan (register double buffering).
     auto load_tile = [&](Index k, Acc (&x)[I]) {
@@ -47,7 +48,7 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
       const Index tile = P::kReverse ? Index(kTiles) - 1 - k : k;
       const Index start = tile * Index(kTile) + Index(threadIdx.x) * I;
       Acc r[I];
-      scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(x, no_heads, r, carry, storage, buffer);
+      agent.consume(x, no_heads, r, carry);
       store_converted<P, I, 1>(out + o.out + start, Index(L) - start, r);
 #pragma unroll
       for (int j = 0; j < I; ++j)
@@ -92,8 +93,9 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
       (kChunkRows == 1 || (!P::Lines::kRuntimeBatch && P::Lines::count(0) % kChunkRows == 0));
   typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
-  __shared__ BlockScanStorage<M, T> storage;
-  int buffer = 0;
+  typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
+  __shared__ typename Agent::Storage storage;
+  Agent agent(storage);
   // Work item q: tile q % kTiles (in scan order) of the block's chunk q / kTiles.
   const long long chunks_here = blockIdx.x < chunks ? (chunks - 1 - blockIdx.x) / gridDim.x + 1 : 0;
   const long long last_chunk = blockIdx.x + (chunks_here - 1) * gridDim.x;
@@ -125,12 +127,12 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   if (threadIdx.x == 0)
     for (long long q = 0; q < S && q < items; ++q)
       issue(q);
-  typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
+  RunningPrefix<M> carry;
   for (long long q = 0; q < items; ++q) {
     const int stage = int(q % S);
     (void)pipe.wait(bulk, stage, q / S);
     if (q % kTiles == 0)
-      carry = CarryMonoid<M>::identity();
+      carry.reset();
     const Place p = place(q);
     Acc x[I], r[I];
     pipe.template load_lifted<I, kFullTiles>(stage, int(threadIdx.x) * I, p.elems, x);
@@ -138,16 +140,14 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     typename M::Value v[I];
     chunk_values<M, kSegmented, P::kReverse, L, I>(x, (p.start + Index(threadIdx.x) * I) % Index(L),
                                                    int(threadIdx.x) * I, p.elems, heads, v);
-    TileScanState<M, I> s;
     pipe.retire_stores();
-    tile_local_scan<M, P::kReverse, T, I>(v, s, storage, buffer);
     // Past the tile's block barrier every thread has read this stage (and,
     // when staged, the previous tile's bulk stores have read its stage).
-    const long long refill = staged ? q - 1 + S : q + S;
-    if (threadIdx.x == 0 && refill < items && (!staged || q >= 1))
-      issue(refill);
-    tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, heads, r);
-    carry = tile_carry(carry, s);
+    agent.consume(v, heads, r, carry, [&] {
+      const long long refill = staged ? q - 1 + S : q + S;
+      if (threadIdx.x == 0 && refill < items && (!staged || q >= 1))
+        issue(refill);
+    });
     if constexpr (Pipe::kCanStageOutput) {
       if (staged) {
         pipe.store_through_stage(stage, out + p.o.out + p.start, p.elems, r);
@@ -225,8 +225,9 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
   typedef GridPipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   typedef ChunkWalk<P, kTile, kChunkRows> Walk;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
-  __shared__ BlockScanStorage<M, T> storage;
-  int buffer = 0;
+  typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
+  __shared__ typename Agent::Storage storage;
+  Agent agent(storage);
   constexpr bool staged = Pipe::kCanStageOutput;
   const bool issuer = threadIdx.x < 32;
   // Warp 0 issues the walk's tiles ahead of the block's scan.
@@ -244,13 +245,13 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
   if (issuer)
     for (; issued < S && !ahead.done(); ++issued)
       pipe.complete(int(issued), issue(int(issued), issued));
-  typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
+  RunningPrefix<M> carry;
   Walk at(in, rows);
   for (long long q = 0; !at.done(); ++q) {
     const int stage = int(q % S);
     (void)pipe.wait(stage, q / S);
     if (at.k == 0)
-      carry = CarryMonoid<M>::identity();
+      carry.reset();
     const TileSlots t = at.slots(in);
     const int first = int(threadIdx.x) * I;
     Acc x[I], r[I];
@@ -259,18 +260,16 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
     typename M::Value v[I];
     chunk_values<M, kSegmented, P::kReverse, L, I>(x, place_in_row<L, Index>(t.first + first), first - t.lo,
                                                    t.hi - t.lo, heads, v);
-    TileScanState<M, I> s;
     pipe.retire_stores();
-    tile_local_scan<M, P::kReverse, T, I>(v, s, storage, buffer);
     // Past the tile's block barrier every thread has read this stage (and,
     // when staged, the previous tile's bulk stores have read its stage).
     const int refill = staged ? int((q + S - 1) % S) : stage;
     typename Pipe::Edges edges;
     const bool refilling = issuer && !ahead.done() && (!staged || q >= 1);
-    if (refilling)
-      edges = issue(refill, issued++);
-    tile_results<M, Acc, P::kReverse, P::kExclusive, I>(s, carry, heads, r);
-    carry = tile_carry(carry, s);
+    agent.consume(v, heads, r, carry, [&] {
+      if (refilling)
+        edges = issue(refill, issued++);
+    });
     typename P::Out *out0 = out + at.offsets().out + t.first;
     if constexpr (staged)
       pipe.store_through_stage(stage, out0, t, r);

@@ -9,7 +9,7 @@
 #include "scanjit/geometry.cuh"
 #include "scanjit/row_scan.cuh"
 #include "scanjit/grid_pipeline.cuh"
-#include "scanjit/tile_scan.cuh"
+#include "scanjit/tile_agent.cuh"
 #include "scanjit/warp_scan.cuh"
 
 namespace scanjit {
@@ -26,8 +26,9 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
   constexpr long long kTile = (long long)T * I;
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
-  __shared__ BlockScanStorage<M, T> storage;
-  int buffer = 0;
+  typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
+  __shared__ typename Agent::Storage storage;
+  Agent agent(storage);
 
   // A chunk's tiles lie on its 16-byte grid (RowTiles), whatever the row
   // length: every full run of a thread is one aligned vector.
@@ -36,7 +37,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
     const Index rows = min(Index(kChunkRows), Index(lines) - chunk * Index(kChunkRows));
     const RowTiles<typename P::In, int(kTile)> grid(in + first, (long long)rows * L);
     const Index tiles = Index(grid.count());
-    typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
+    RunningPrefix<M> carry; // (rows start inside tiles: the heads cut it)
     for (Index k = 0; k < tiles; ++k) {
       const Index m = P::kReverse ? tiles - 1 - k : k;
       const Index lo = Index(grid.lo(m)), hi = Index(grid.hi(m));
@@ -48,7 +49,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
       typename M::Value v[I];
       bool heads[I];
       with_row_heads<M, P::kReverse, L, I>(x, place_in_row<L, Index>(e), th, hi, heads, v);
-      scan_tile<M, Acc, P::kReverse, P::kExclusive, T, I>(v, heads, r, carry, storage, buffer);
+      agent.consume(v, heads, r, carry);
       store_converted_in<P, I>(out + start, lo - th, hi - th, r);
     }
   }

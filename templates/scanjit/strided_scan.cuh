@@ -5,7 +5,7 @@
 
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
-#include "scanjit/tile_scan.cuh"
+#include "scanjit/tile_agent.cuh"
 
 namespace scanjit {
 
@@ -22,15 +22,17 @@ __device__ __forceinline__ void strided_scan(const void *in_, const u8 *mask, vo
   constexpr long long kChunks = (L + kChunk - 1) / kChunk;
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
-  BlockScanStorage<M, 32> unused; // a warp-wide scan needs no shared memory
-  int buffer = 0;
+  // A warp's tile: a warp-wide agent, whose storage goes unused.
+  typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, 32, I> Agent;
+  typename Agent::Storage unused;
+  Agent agent(unused);
   const bool no_heads[I] = {};
   const int lane = threadIdx.x & 31;
 
   for (Index line = Index(blockIdx.x) * kWarps + (threadIdx.x >> 5); line < Index(lines);
        line += Index(gridDim.x) * kWarps) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
-    typename CarryMonoid<M>::Value carry = CarryMonoid<M>::identity();
+    RunningPrefix<M> carry;
     for (Index k = 0; k < Index(kChunks); ++k) {
       const Index chunk = P::kReverse ? Index(kChunks) - 1 - k : k;
       const Index start = chunk * Index(kChunk) + lane * I;
@@ -38,7 +40,7 @@ __device__ __forceinline__ void strided_scan(const void *in_, const u8 *mask, vo
       Acc x[I], r[I];
       load_lifted<P, I, S::kIn, S::kMask>(in + o.in + start * Index(S::kIn),
                                           mask + o.mask + start * Index(S::kMask), valid, x);
-      scan_tile<M, Acc, P::kReverse, P::kExclusive, 32, I>(x, no_heads, r, carry, unused, buffer);
+      agent.consume(x, no_heads, r, carry);
       store_converted<P, I, S::kOut>(out + o.out + start * Index(S::kOut), valid, r);
     }
   }

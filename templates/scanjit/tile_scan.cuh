@@ -2,9 +2,9 @@
 // thread-serial scan -> block (or warp) exclusive scan of thread totals ->
 // a prefix from earlier tiles -> per-item results. The same code serves
 // plain and segmented monoids, forward and reverse. Two phases, so a caller
-// can find the tile's prefix between them (look-back); scan_tile chains them
-// with a running carry. Plain log-sum-exp keeps a thread's items in linear
-// space (log_sum_exp_tile.cuh).
+// can find the tile's prefix between them; the tile agent (tile_agent.cuh)
+// is how kernels call them. Plain log-sum-exp keeps a thread's items in
+// linear space (log_sum_exp_tile.cuh).
 #pragma once
 
 #include "scanjit/block_scan.cuh"
@@ -109,17 +109,6 @@ __device__ __forceinline__ typename CarryMonoid<M>::Value tile_carry(typename Ca
     return CarryMonoid<M>::combine(carry, s.total_pair);
   else
     return M::combine(carry, s.total);
-}
-
-template <class M, class Acc, bool kReverse, bool kExclusive, int kThreads, int kItems>
-__device__ __forceinline__ void scan_tile(const typename M::Value (&v)[kItems],
-                                          const bool (&starts_segment)[kItems],
-                                          Acc (&result)[kItems], typename CarryMonoid<M>::Value &carry,
-                                          BlockScanStorage<M, kThreads> &storage, int &buffer) {
-  TileScanState<M, kItems> s;
-  tile_local_scan<M, kReverse, kThreads, kItems>(v, s, storage, buffer);
-  tile_results<M, Acc, kReverse, kExclusive, kItems>(s, carry, starts_segment, result);
-  carry = tile_carry(carry, s);
 }
 
 } // namespace scanjit
