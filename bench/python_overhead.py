@@ -64,6 +64,9 @@ def main():
     raw_stream = torch._C._cuda_getCurrentRawStream
     steps = [
         ("  torch.empty(shape, dtype, device)", lambda: torch.empty(x.shape, dtype=x.dtype, device=x.device)),
+        ("  torch.empty_strided(shape, strides, ...)", lambda: torch.empty_strided(x.shape, x.stride(), dtype=x.dtype,
+                                                                                   device=x.device)),
+        ("  torch.empty_like(x)", lambda: torch.empty_like(x)),
         ("  its key (dtype, shape, strides, device)", lambda: _api._torch_key("sum", x, 1, False, False, None)),
         ("  the current stream", lambda: raw_stream(0)),
         ("  torch.compiler.is_compiling()", torch.compiler.is_compiling),

@@ -6,11 +6,18 @@
 
 namespace scanjit {
 
-llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Target &target) {
+llvm::Expected<KernelPlan> planForTarget(const ScanSpec &spec, const Target &target) {
   auto tuning = planTuningFromEnvironment();
   if (!tuning)
     return tuning.takeError();
-  GeneratedKernel g{spec, planKernel(spec, *tuning, target), ""};
+  return planKernel(spec, *tuning, target);
+}
+
+llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Target &target) {
+  auto plan = planForTarget(spec, target);
+  if (!plan)
+    return plan.takeError();
+  GeneratedKernel g{spec, std::move(*plan), ""};
   if (g.plan.family == KernelFamily::Empty)
     return g;
   auto source = emitKernelSource(spec, g.plan);

@@ -14,8 +14,11 @@ struct GeneratedKernel {
   std::string source; // empty for an Empty plan
 };
 
-/// Plans for `target`'s arch (with SCANJIT_PLAN_TUNE applied, if set) and
-/// emits; never compiles. The default target is sm_90.
+/// The plan for `target`'s arch, with SCANJIT_PLAN_TUNE applied (if set):
+/// what every compile and lookup of `spec` plans by.
+llvm::Expected<KernelPlan> planForTarget(const ScanSpec &spec, const Target &target);
+
+/// Plans (planForTarget) and emits; never compiles. The default target is sm_90.
 llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Target &target = {});
 
 /// Compiles generated source for `target`.

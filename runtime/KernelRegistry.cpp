@@ -92,24 +92,24 @@ llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream strea
 
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target) {
   Registry &r = registry();
+  auto entry = std::make_shared<KernelEntry>();
+  entry->specText = spec.toString();
   llvm::SmallString<128> specKey(target.name());
   specKey += ' ';
-  specKey += spec.toString();
+  specKey += entry->specText;
   if (KernelEntryPtr hit = findEntry(r.bySpec, specKey))
     return hit;
-  auto tuning = planTuningFromEnvironment();
-  if (!tuning)
-    return tuning.takeError();
-  auto entry = std::make_shared<KernelEntry>();
+  auto plan = planForTarget(spec, target);
+  if (!plan)
+    return plan.takeError();
   entry->spec = spec;
-  entry->plan = planKernel(spec, *tuning, target);
+  entry->plan = std::move(*plan);
   if (entry->plan.family != KernelFamily::Empty) {
     auto kernel = classKernel(spec, entry->plan, target);
     if (!kernel)
       return kernel.takeError();
     entry->kernel = std::move(*kernel);
   }
-  entry->specText = entry->spec.toString();
   entry->planText = entry->plan.toString();
   return rememberEntry(r.bySpec, specKey, std::move(entry));
 }

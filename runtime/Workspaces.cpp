@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <tuple>
 
@@ -94,6 +95,28 @@ void freeReleased(const DriverApi &api, Pool &p, CUcontext ctx) {
   }
 }
 
+// Relaxes this thread's stream-capture mode while it lives (when `relax`):
+// under another stream's global-mode capture the driver refuses cuMemAlloc
+// and cuCtxSynchronize from any thread that has not.
+class RelaxedCaptureMode {
+public:
+  RelaxedCaptureMode(const DriverApi &api, bool relax) : api_(api), relax_(relax) {
+    if (relax_)
+      api_.cuThreadExchangeStreamCaptureMode(&mode_);
+  }
+  ~RelaxedCaptureMode() {
+    if (relax_)
+      api_.cuThreadExchangeStreamCaptureMode(&mode_);
+  }
+  RelaxedCaptureMode(const RelaxedCaptureMode &) = delete;
+  RelaxedCaptureMode &operator=(const RelaxedCaptureMode &) = delete;
+
+private:
+  const DriverApi &api_;
+  const bool relax_;
+  CUstreamCaptureMode mode_ = CU_STREAM_CAPTURE_MODE_RELAXED; // then the mode to restore
+};
+
 // Past the bounds: once nothing in `ctx` runs, the least recently used half
 // of its kept workspaces goes. Skipped (tried again at the next allocation)
 // when the context cannot be synchronized now, as while another thread
@@ -107,10 +130,11 @@ void evictIfOver(const DriverApi &api, Pool &p, CUcontext ctx) {
       mine.push_back({k.lastUse, key});
   if (mine.size() < 2)
     return;
-  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  api.cuThreadExchangeStreamCaptureMode(&mode);
-  const CUresult rc = api.cuCtxSynchronize();
-  api.cuThreadExchangeStreamCaptureMode(&mode);
+  CUresult rc;
+  {
+    RelaxedCaptureMode relaxed(api, true);
+    rc = api.cuCtxSynchronize();
+  }
   if (rc != CUDA_SUCCESS)
     return;
   std::sort(mine.begin(), mine.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -128,14 +152,11 @@ void evictIfOver(const DriverApi &api, Pool &p, CUcontext ctx) {
 llvm::Expected<CUdeviceptr> allocateZeroed(const DriverApi &api, size_t bytes, CUstream stream, bool capturing,
                                            const std::string &what) {
   CUdeviceptr ptr = 0;
-  // Under another stream's global-mode capture cuMemAlloc is refused unless
-  // this thread relaxes its own mode for the call.
-  CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-  if (capturing)
-    api.cuThreadExchangeStreamCaptureMode(&mode);
-  CUresult rc = api.cuMemAlloc(&ptr, bytes);
-  if (capturing)
-    api.cuThreadExchangeStreamCaptureMode(&mode);
+  CUresult rc;
+  {
+    RelaxedCaptureMode relaxed(api, capturing);
+    rc = api.cuMemAlloc(&ptr, bytes);
+  }
   if (rc != CUDA_SUCCESS)
     return driverError(rc, "cuMemAlloc of " + std::to_string(bytes) + " bytes of kernel workspace for '" + what + "'");
   if (CUresult rc = api.cuMemsetD8Async(ptr, 0, bytes, stream); rc != CUDA_SUCCESS) {
@@ -157,12 +178,15 @@ llvm::Expected<CUdeviceptr> capturedWorkspace(const DriverApi &api, Pool &p, siz
   auto ptr = allocateZeroed(api, bytes, stream, true, what);
   if (!ptr)
     return ptr.takeError();
-  auto *captured = new Captured{*ptr, ctx};
+  // (On failure the memory stays: the memset node already in the graph uses it.)
+  auto captured = std::make_unique<Captured>(Captured{*ptr, ctx});
   CUuserObject object = nullptr;
-  CUresult rc = api.cuUserObjectCreate(&object, captured, releaseCaptured, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
-  if (rc == CUDA_SUCCESS)
-    rc = api.cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE);
-  if (rc != CUDA_SUCCESS) // (the memset node already in the graph uses it: keep it)
+  if (CUresult rc = api.cuUserObjectCreate(&object, captured.get(), releaseCaptured, 1,
+                                           CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+      rc != CUDA_SUCCESS)
+    return driverError(rc, "cuUserObjectCreate (the captured workspace of '" + what + "')");
+  captured.release(); // the user object's now
+  if (CUresult rc = api.cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE); rc != CUDA_SUCCESS)
     return driverError(rc, "cuGraphRetainUserObject (the captured workspace of '" + what + "')");
   ++p.captured;
   return *ptr;

@@ -84,7 +84,7 @@ if want sanitize; then
   # A few GPU tests, then single kernels of each staged path (row, look-back,
   # segmented, column and its pieces, mask/reverse/exclusive, 2- and 8-byte types) run by the
   # CLI; "tuning|spec" runs a spec with that SCANJIT_PLAN_TUNE.
-  small='Api.PrepareOnceLaunchManyOnAStream:Api.ChainedKernelsLaunchAgainAndAgainOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement'
+  small='Api.PrepareOnceLaunchManyOnAStream:Api.ChainedKernelsLaunchAgainAndAgainOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement:Ladder.*'
   specs=("sum f32[3,40000] dim=1 mask reverse" "logsumexp f64[3,40000] dim=1 exclusive"
          "sum f32[100003] dim=0" "sum f32[64,3008] dim=1 mask" "sum f16[256,32768] dim=1 exclusive"
          "sum i32[16,4096] dim=1" "max f32[300,700] dim=0 reverse" "sum f32[40,64,30] dim=1"

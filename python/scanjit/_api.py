@@ -83,7 +83,7 @@ def _kernel_for(op, od, xd, dim, md, reverse, exclusive):
 _TORCH_CALLS = {}  # (never rebound, only cleared: scanjit.torch holds it too)
 
 
-def _torch_key(op, x, dim, reverse, exclusive, mask):
+def _torch_key(op, x, dim, reverse, exclusive, mask):  # (scanjit.torch's entry builds it inline)
     key = (op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.get_device())
     if mask is not None:
         key += (mask.dtype, mask.shape, mask.stride(), mask.get_device())
@@ -91,8 +91,8 @@ def _torch_key(op, x, dim, reverse, exclusive, mask):
 
 
 def _launch_torch(hit, x, mask):
-    launch, empty_strided, strides, out_dtype, device, index, stream_of = hit
-    out = empty_strided(x.shape, strides, dtype=out_dtype, device=device)
+    launch, alloc, strides, out_dtype, device, index, stream_of = hit
+    out = alloc(x) if strides is None else alloc(x.shape, strides, dtype=out_dtype, device=device)
     launch(out.data_ptr(), x.data_ptr(), mask.data_ptr() if mask is not None else 0, stream_of(index))
     return out
 
@@ -103,10 +103,16 @@ def _remember_torch_call(key, kernel, x, out):
     stream_of = raw or (lambda index: torch.cuda.current_stream(index).cuda_stream)
     if len(_TORCH_CALLS) >= _MAX_KERNELS:
         _TORCH_CALLS.clear()
-    # torch.empty_strided: a few µs cheaper per call than torch.empty (measured, BENCHMARKS.md);
-    # the launch skips the driver's pointer check: torch vouches for its CUDA tensors.
-    _TORCH_CALLS[key] = (kernel.launch_unchecked, torch.empty_strided, out.stride(), out.dtype, x.device, x.device.index,
-                         stream_of)
+    # The output's allocation is most of a call's host time: torch.empty_like(x) where it gives the
+    # output's layout (x's dtype, dense x), 0.5 µs cheaper than torch.empty_strided, itself a few µs
+    # cheaper than torch.empty (BENCHMARKS.md). Every x of this key has the same layout, so one
+    # check here holds for all. The launch skips the driver's pointer check: torch vouches for
+    # its CUDA tensors.
+    if out.dtype == x.dtype and torch.empty_like(x).stride() == out.stride():
+        alloc, strides = torch.empty_like, None
+    else:
+        alloc, strides = torch.empty_strided, out.stride()
+    _TORCH_CALLS[key] = (kernel.launch_unchecked, alloc, strides, out.dtype, x.device, x.device.index, stream_of)
 
 
 def scan(op: str, x, dim: int, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):

@@ -52,7 +52,15 @@ def _define(name: str, op: str):
               dtype: Optional[torch.dtype] = None) -> Tensor:
         if _is_compiling() or (x.requires_grad and _grad_enabled()) or not x.is_cuda:
             return scan_op(x, dim, reverse, exclusive, mask, dtype)
-        if dtype is None and (mask is None or mask.is_cuda):
+        if dtype is None and mask is None:
+            # _api._torch_key and _launch_torch, inlined: a function call is 0.1 µs of ~7.
+            hit = _torch_calls.get((op, x.dtype, x.shape, x.stride(), dim, reverse, exclusive, x.get_device()))
+            if hit is not None:
+                launch, alloc, strides, out_dtype, device, index, stream_of = hit
+                out = alloc(x) if strides is None else alloc(x.shape, strides, dtype=out_dtype, device=device)
+                launch(out.data_ptr(), x.data_ptr(), 0, stream_of(index))
+                return out
+        elif dtype is None and mask.is_cuda:
             hit = _torch_calls.get(_torch_key(op, x, dim, reverse, exclusive, mask))
             if hit is not None:
                 return _launch_torch(hit, x, mask)

@@ -66,6 +66,23 @@ def test_layouts(layout):
     check("sum", y, x, dim)
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "permuted", "sliced", "expanded", "int32", "float16"])
+def test_repeated_calls_take_the_fast_path_with_the_first_calls_layout(layout):
+    # The first call of a layout goes the general way and remembers it; the next ones allocate
+    # (torch.empty_like where it gives the output's layout) and launch, nothing else.
+    import scanjit.torch
+    base = inputs("sum", (300, 257), torch.int32 if layout == "int32" else torch.float32)
+    x = {"permuted": base.t(), "sliced": base[:, 1:], "expanded": base[:1].expand(300, 257),
+         "float16": base.half()}.get(layout, base)
+    for entry in (scanjit.cumsum, scanjit.torch.cumsum):
+        scanjit._api._TORCH_CALLS.clear()
+        first, second = entry(x, 1), entry(x, 1)
+        assert len(scanjit._api._TORCH_CALLS) == 1
+        assert second.dtype == first.dtype and second.stride() == first.stride()
+        assert second.data_ptr() != first.data_ptr()
+        check("sum", second, x, 1)
+
+
 def test_integer_sums_are_int64_like_torch():
     x = inputs("sum", (4, 1000), torch.int32)
     y = scanjit.cumsum(x, 1)
