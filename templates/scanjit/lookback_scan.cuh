@@ -242,13 +242,14 @@ template <class P, class Plan>
 using LookbackAgent = TileAgent<typename LookbackShared<P, Plan>::M, typename P::Acc, P::kReverse, P::kExclusive,
                                 Plan::kThreads, Plan::kItems>;
 
-// The prefix of tile `id`, scanned into `s`, whose window the reading warps
-// have loaded: they wait for it, thread 0 publishes the tile's inclusive
-// prefix, and after the block barrier every thread has the prefix. The
-// caller makes sure no thread still reads `sh` for an earlier tile's prefix.
+// The prefix of tile `id`, whose window the reading warps have loaded: they
+// wait for it, thread 0 publishes the tile's inclusive prefix (the prefix
+// and `total`, the tile's combination, which only thread 0 needs), and after
+// the block barrier every thread has the prefix. The caller makes sure no
+// thread still reads `sh` for an earlier tile's prefix.
 template <class P, class Plan>
 __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, LookbackWindowOf<P, Plan> &window,
-                                                           const typename LookbackAgent<P, Plan>::State &s,
+                                                           typename P::Acc total_of_tile,
                                                            LookbackWorkspace<typename P::Acc> &ws,
                                                            LookbackShared<P, Plan> &sh) {
   typedef typename LookbackShared<P, Plan>::M M;
@@ -262,7 +263,7 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
       const Acc total = window.warp_total();
       if (threadIdx.x == 0) {
         prefix = window.base ? M::combine(window.base_value.value(), total) : total;
-        ws.publish(ws.inclusive + id, M::combine(prefix, s.total));
+        ws.publish(ws.inclusive + id, M::combine(prefix, total_of_tile));
         sh.prefix = prefix;
       }
     }
@@ -289,7 +290,7 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
       total = M::combine(total, sh.window_totals[w]);
     prefix = sh.has_base ? M::combine(sh.base, total) : total;
     if (threadIdx.x == 0)
-      ws.publish(ws.inclusive + id, M::combine(prefix, s.total));
+      ws.publish(ws.inclusive + id, M::combine(prefix, total_of_tile));
   }
   return prefix;
 }
@@ -312,7 +313,7 @@ template <class P, class Plan, class TileRead> struct LookbackPrefix {
     LookbackWindowOf<P, Plan> window(ws, id, row_first, int(threadIdx.x));
     if (threadIdx.x < LookbackWindowOf<P, Plan>::kReaders)
       window.load();
-    return lookback_prefix<P, Plan>(id, window, s, ws, sh);
+    return lookback_prefix<P, Plan>(id, window, s.total, ws, sh);
   }
 };
 
@@ -457,7 +458,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
         __syncthreads();
       Acc r[I];
       const bool no_heads[I] = {};
-      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa, ws, sh), no_heads, r);
+      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), no_heads, r);
       const int a_stage = int((q + S - 1) % S);
       if constexpr (Pipe::kCanStageOutput) {
         if (staged)
@@ -573,7 +574,7 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
         __syncthreads();
       Acc r[I];
       const bool no_heads[I] = {};
-      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa, ws, sh), no_heads, r);
+      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), no_heads, r);
       typename P::Out *out0 = out + at_a.o.out + at_a.t.first;
       if constexpr (staged) {
         pipe.store_through_stage(int((q + S - 1) % S), out0, at_a.t, r);

@@ -8,7 +8,9 @@
 //                   segmented monoid, segment heads cut it through the
 //                   values' flags, so one source serves both;
 //   LookbackPrefix  the decoupled look-back over other blocks' tiles
-//                   (lookback_scan.cuh).
+//                   (lookback_scan.cuh);
+//   KnownPrefix     a prefix found before the tile's scan (narrow columns
+//                   look back for all of a step's lines at once).
 // consume() runs the whole tile; scan() and results() are its two phases,
 // for callers that find a tile's prefix later (the pipelined look-back
 // finishes each tile one tile late). Whole and partial tiles differ only in
@@ -77,6 +79,12 @@ template <class M> struct RunningPrefix {
     carry = tile_carry(carry, s);
     return before;
   }
+};
+
+// A prefix the caller found before the tile's scan.
+template <class Value> struct KnownPrefix {
+  Value value;
+  template <class State> __device__ __forceinline__ Value prefix(const State &) const { return value; }
 };
 
 } // namespace scanjit
