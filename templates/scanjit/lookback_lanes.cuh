@@ -118,6 +118,11 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, co
       return row < rows && (!P::kMask || st.mask[e] != 0) ? Convert<In>::template load<Acc>(st.in[e])
                                                            : P::Op::identity();
     };
+    auto lift_line = [&](int c, Acc (&x)[I]) {
+#pragma unroll
+      for (int j = 0; j < I; ++j)
+        x[j] = lifted(c, j);
+    };
     auto store_line = [&](int c, const Acc (&r)[I]) {
 #pragma unroll
       for (int j = 0; j < I; ++j) {
@@ -131,9 +136,7 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, co
 #pragma unroll 1
       for (int c = 0; c < C; ++c) {
         Acc x[I], r[I];
-#pragma unroll
-        for (int j = 0; j < I; ++j)
-          x[j] = lifted(c, j);
+        lift_line(c, x);
         const long long id = first_id + c * Place::kTilesPerRow;
         lookback_tile<P, Plan>(agent, id, Place(id).row_first, x, r, ws, sh, [&] {
           if (c == C - 1)
@@ -189,9 +192,7 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, co
 #pragma unroll 1
       for (int c = 0; c < C; ++c) {
         Acc x[I], r[I];
-#pragma unroll
-        for (int j = 0; j < I; ++j)
-          x[j] = lifted(c, j);
+        lift_line(c, x);
         KnownPrefix<Acc> prefix{prefixes[c]};
         const bool no_heads[I] = {};
         agent.consume(x, no_heads, r, prefix);
