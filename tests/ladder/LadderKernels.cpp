@@ -5,21 +5,20 @@
 namespace scanjit::ladder {
 namespace {
 
-const char *opType(LadderOp op) {
+// The op's accumulator type and its scanjit op over it.
+struct OpTypes {
+  std::string acc, op;
+};
+OpTypes typesOf(LadderOp op) {
+  auto over = [](const char *acc, const char *name) {
+    return OpTypes{acc, llvm::formatv("scanjit::{0}<{1}, {1}>", name, acc).str()};
+  };
   switch (op) {
-  case LadderOp::SumI64: return "scanjit::SumOp<long long, long long>";
-  case LadderOp::MaxF32: return "scanjit::MaxOp<float, float>";
-  case LadderOp::LogSumExpF64: return "scanjit::LogSumExpOp<double, double>";
+  case LadderOp::SumI64: return over("long long", "SumOp");
+  case LadderOp::MaxF32: return over("float", "MaxOp");
+  case LadderOp::LogSumExpF64: return over("double", "LogSumExpOp");
   }
-  return "";
-}
-const char *accType(LadderOp op) {
-  switch (op) {
-  case LadderOp::SumI64: return "long long";
-  case LadderOp::MaxF32: return "float";
-  case LadderOp::LogSumExpF64: return "double";
-  }
-  return "";
+  return {};
 }
 const char *b(bool v) { return v ? "true" : "false"; }
 
@@ -142,23 +141,24 @@ const std::vector<LadderKernel> &ladderKernels() {
 std::string ladderSource() {
   std::string source = kDrivers;
   for (const LadderKernel &k : ladderKernels()) {
-    const char *t = accType(k.op);
+    const OpTypes types = typesOf(k.op);
+    const std::string &t = types.acc;
     std::string call;
     switch (k.rung) {
     case Rung::Warp:
       call = llvm::formatv("ladder::warp_rung<{0}, {1}, {2}, {3}>(static_cast<const {1} *>(in), "
                            "static_cast<{1} *>(out), static_cast<{1} *>(out2), n);",
-                           opType(k.op), t, b(k.reverse), std::to_string(k.width));
+                           types.op, t, b(k.reverse), std::to_string(k.width));
       break;
     case Rung::Block:
       call = llvm::formatv("ladder::block_rung<{0}, {1}, {2}, {3}>(static_cast<const {1} *>(in), "
                            "static_cast<{1} *>(out), static_cast<{1} *>(out2), n);",
-                           opType(k.op), t, b(k.reverse), std::to_string(k.threads));
+                           types.op, t, b(k.reverse), std::to_string(k.threads));
       break;
     case Rung::Tile:
       call = llvm::formatv("ladder::tile_rung<{0}, {1}, {2}, {3}, {4}, {5}, {6}>(static_cast<const {1} *>(in), "
                            "static_cast<{1} *>(out), n);",
-                           opType(k.op), t, b(k.reverse), b(k.exclusive), std::to_string(k.segment),
+                           types.op, t, b(k.reverse), b(k.exclusive), std::to_string(k.segment),
                            std::to_string(k.threads), std::to_string(k.items));
       break;
     }
