@@ -44,6 +44,7 @@ struct Plan {
   static constexpr bool kEvictFirst = {{evict_first}};
   static constexpr bool kWarpRows = {{warp_rows}};
   static constexpr bool kEdges = {{edges}};
+  static constexpr int kPackedLanes = {{packed_lanes}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
 };
 
@@ -187,6 +188,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"evict_first", boolText(plan.evictFirst)},
       {"warp_rows", boolText(plan.warpRows)},
       {"edges", boolText(plan.edges)},
+      {"packed_lanes", std::to_string(plan.packedLanes)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},
   };

@@ -71,6 +71,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " warp_rows=1";
   if (p.edges)
     os << " edges=1";
+  if (p.packedLanes > 1)
+    os << " packed_lanes=" << p.packedLanes;
   if (p.runtimeBatch)
     os << " batch=launch";
   os << " scan=";

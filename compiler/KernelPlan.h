@@ -59,6 +59,7 @@ struct KernelPlan {
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   bool edges = false;       // staged rows may lie off the 16-byte grid: tiles on each row's grid, edges copied apart
+  int packedLanes = 0;      // narrow columns scanned as one row of items of this many lanes (packed_lanes.cuh)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces)
   bool index64 = false;     // 64-bit index arithmetic needed

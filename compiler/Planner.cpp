@@ -90,12 +90,15 @@ int64_t classCount(const PlanTuning &tuning, int64_t n) {
 }
 bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : policyChoice; }
 
+int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g);
+
 // Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh and
 // GridPipeline in grid_pipeline.cuh (the kernel asserts its size fits): a
 // stage holds a tile of input, later of output, and of mask (shifted by up
-// to 15 bytes in an edges plan, with a word to spare).
+// to 15 bytes in an edges plan, with a word to spare). A tile of packed
+// narrow columns holds its items' lanes.
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
-  const int64_t tile = int64_t(plan.threads) * plan.items;
+  const int64_t tile = int64_t(plan.threads) * plan.items * std::max<int64_t>(1, packedLanes(spec, plan.geometry));
   return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) +
          (spec.mask ? tile + (plan.edges ? 32 : 0) : 16);
 }
@@ -206,26 +209,41 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
          rows * tilesPerRow <= policy::kMaxGrid;
 }
 
+// How a look-back plan's rows lie: contiguous (stages, on the 16-byte grid
+// or not), at a stride (each thread loads its items), or narrow columns
+// packed into one row of items of `lanes` elements (packed_lanes.cuh; on
+// the grid: packedLanes() checked).
+enum class LookbackRows { Contiguous, Strided, Packed };
+
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
 void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
-                  int64_t rows, int threads, int items, bool contiguousRows = true) {
+                  int64_t rows, int threads, int items, LookbackRows kind = LookbackRows::Contiguous,
+                  int lanes = 1) {
   plan.family = KernelFamily::RowLookback;
   plan.threads = threads;
   plan.items = items;
+  const bool contiguousRows = kind != LookbackRows::Strided;
   // Two blocks of 512 threads leave 64 registers a thread: enough for a
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
-  const bool smallTile = smallRegisterTile(spec, plan.items);
-  plan.edges = contiguousRows && !rowsOnTheGrid(spec, plan);
+  const bool smallTile = smallRegisterTile(spec, plan.items * lanes);
+  plan.edges = kind == LookbackRows::Contiguous && !rowsOnTheGrid(spec, plan);
   // (Edges plans need more registers than the lean plan's 40.)
-  const bool lean = smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges;
+  // (Packed lanes' windows and published values are `lanes` times wider:
+  // 12-32 spills in the lean plan's 40 registers.)
+  const bool lean =
+      smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges && lanes == 1;
   const int blocks = lean ? policy::LookbackPolicy::kLeanMinBlocksPerSm : policy::LookbackPolicy::kMinBlocksPerSm;
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
   plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : policy::LookbackPolicy::kLargeTileBlocksPerSm);
-  plan.lookbackPerLane = pick(tuning.lookback, lean ? policy::LookbackPolicy::kLeanPerLane
-                                                    : policy::LookbackPolicy::kPerLane);
-  plan.lookbackWarps = std::min(pick(tuning.lookbackWarps, lean ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
-                                plan.threads / 32);
+  // A lane of every warp reads the window where a value a lane is all the
+  // registers allow (packed lanes: 4 values of 4 lanes spilled 88 stores).
+  const bool everyWarpReads = lean || lanes > 1;
+  plan.lookbackPerLane = pick(tuning.lookback, everyWarpReads ? policy::LookbackPolicy::kLeanPerLane
+                                                              : policy::LookbackPolicy::kPerLane);
+  plan.lookbackWarps = std::min(
+      pick(tuning.lookbackWarps, everyWarpReads ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
+      plan.threads / 32);
   // (Stages hold contiguous rows; strided lines are loaded by each thread.)
   plan.stages = contiguousRows ? bulkStages(arch, spec, tuning, plan,
                                             lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
@@ -496,6 +514,32 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
   return words(elems * dtypeSize(spec.in)) + words(elems * dtypeSize(spec.out)) + words(spec.mask ? elems : 16) + 64;
 }
 
+// Narrow columns the look-back scans as one row of their rows
+// (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine,
+// no mask, a group's values within a published value's 32 bytes, and its
+// rows and every other line stride on the 16-byte grid in whole groups, so
+// the pipelined look-back bulk-copies them. The group's size, else 0.
+int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
+  const int64_t c = scanLanes(spec, g);
+  if (c <= 1 || spec.mask || spec.op == ScanOp::LogSumExp ||
+      c * dtypeSize(accumulatorType(spec.in)) > policy::ColumnPolicy::kMaxPackedBytes)
+    return 0;
+  const int64_t inBytes = dtypeSize(spec.in);
+  auto packs = [&](const GeometryDim &d) { return d.in % c == 0 && d.out % c == 0 && (d.in * inBytes) % 16 == 0; };
+  const bool grid = (g.scan.size * c * inBytes) % 16 == 0 && std::all_of(g.lines.begin(), g.lines.end() - 1, packs);
+  return grid ? c : 0;
+}
+
+// Items a thread of packed lanes: a tile of about kPackedTileBytes of
+// input, within kPackedAccBytes of accumulators a thread, a power of two.
+// (H100: f64[8388608,2] 2 items 2.2 of copy, 4 items 1.5; f32[4194304,4]
+// 2 items 1.7, 8 items 4.3; BENCHMARKS.md.)
+int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
+  const int64_t byTile = policy::ColumnPolicy::kPackedTileBytes / (threads * lanes * dtypeSize(spec.in));
+  const int64_t byAcc = policy::ColumnPolicy::kPackedAccBytes / (lanes * dtypeSize(accumulatorType(spec.in)));
+  return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
+}
+
 // Few long lines at a stride: the look-back's tiles, each thread loading
 // its items at the stride (no stages). For columns narrower than
 // ColumnPolicy::kNarrowRowBytes (f32[1048576,2] dim=0), whose panels would
@@ -509,12 +553,26 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   const int64_t rows = plan.geometry.numLines();
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;
+  const int64_t packed = arch.bulkCopy ? packedLanes(spec, plan.geometry) : 0;
+  if (packed > 1) {
+    // One row of packed rows: the look-back's pipelined tiles, of as many
+    // elements as a row's (items of `packed` elements each).
+    int packedThreads, packedItems;
+    lookbackBlock(spec, tuning, false, packedThreads, packedItems);
+    packedItems = pick(tuning.items, packedLanesItems(spec, packedThreads, packed));
+    planLookback(arch, spec, tuning, plan, rows / packed, packedThreads, packedItems, LookbackRows::Packed,
+                 int(packed));
+    if (plan.stages > 0) {
+      plan.packedLanes = int(packed);
+      return true;
+    }
+  }
   const int64_t lanes = scanLanes(spec, plan.geometry);
   if (lanes > 1 && !tuning.threads) // the step's rows of every lane fit the stage
     threads = int(std::clamp<int64_t>(policy::ColumnPolicy::kLanesStageBytes /
                                           (int64_t(items) * lanes * (dtypeSize(spec.in) + dtypeSize(spec.out))) / 32 * 32,
                                       64, threads));
-  planLookback(arch, spec, tuning, plan, rows, threads, items, /*contiguousRows=*/false);
+  planLookback(arch, spec, tuning, plan, rows, threads, items, LookbackRows::Strided);
   if (lanes > 1) {
     // A block per tile step of a group of lanes (lookback_lanes.cuh).
     plan.sharedBytes = lanesSharedBytes(spec, int64_t(threads) * items * lanes);

@@ -114,6 +114,13 @@ struct ColumnPolicy {
   // 27x (BENCHMARKS.md).
   static constexpr int kNarrowRowBytes = 64;
   static constexpr int kMaxLanes = 16;
+  // Unmasked sums, products, max and min of groups of up to this many bytes
+  // of accumulators (a look-back's published value) whose rows lie on the
+  // 16-byte grid are scanned packed, a group's rows as one row of items
+  // (packed_lanes.cuh), by the pipelined look-back.
+  static constexpr int kMaxPackedBytes = 16;
+  static constexpr int kPackedTileBytes = 16 * 1024;
+  static constexpr int kPackedAccBytes = 64;
   // Such a step's rows of all the group's lines, in and out, in at most
   // this many bytes of shared memory: wider rows take smaller blocks.
   static constexpr int kLanesStageBytes = 64 * 1024;

@@ -10,12 +10,15 @@
 
 namespace scanjit {
 
-// A value of 4 or 8 bytes published as 1 or 2 words of (launch tag, 32 value
-// bits): aligned 8-byte accesses are single-copy atomic, so a reader that
-// sees this launch's tag in every word also sees the whole value.
-template <class Acc> struct FlaggedValue {
-  static_assert(sizeof(Acc) == 4 || sizeof(Acc) == 8, "published values are 4 or 8 bytes");
+// A value of 4 to 32 bytes (a whole number of 4-byte words: a scalar, or a
+// group of narrow columns' values) published as one word of (launch tag, 32
+// value bits) per 4 bytes: aligned 8-byte accesses are single-copy atomic,
+// so a reader that sees this launch's tag in every word also sees the whole
+// value. Even word counts are 16-byte aligned and move in pairs.
+template <class Acc> struct alignas(int(sizeof(Acc)) % 8 == 0 ? 16 : 8) FlaggedValue {
+  static_assert(sizeof(Acc) % 4 == 0 && sizeof(Acc) <= 32, "published values are 1 to 8 words of 4 bytes");
   static constexpr int kWords = int(sizeof(Acc)) / 4;
+  static constexpr bool kPairs = kWords % 2 == 0;
   u64 word[kWords];
 
   __device__ __forceinline__ bool ready(unsigned tag) const {
@@ -78,30 +81,41 @@ __device__ __forceinline__ u64 keep_in_l2_policy() {
 }
 template <class Acc>
 __device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc> *p) {
-  FlaggedValue<Acc> f;
-  if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".u64 %0, [%1]" SCANJIT_FLAG_POLICY(2) ";"
-                 : "=l"(f.word[0])
-                 : "l"(p), "l"(keep_in_l2_policy())
-                 : "memory");
+  typedef FlaggedValue<Acc> F;
+  F f;
+  if constexpr (F::kPairs) {
+#pragma unroll
+    for (int i = 0; i < F::kWords; i += 2)
+      asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 {%0, %1}, [%2]" SCANJIT_FLAG_POLICY(3) ";"
+                   : "=l"(f.word[i]), "=l"(f.word[i + 1])
+                   : "l"(p->word + i), "l"(keep_in_l2_policy())
+                   : "memory");
   } else {
-    asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 {%0, %1}, [%2]" SCANJIT_FLAG_POLICY(3) ";"
-                 : "=l"(f.word[0]), "=l"(f.word[1])
-                 : "l"(p), "l"(keep_in_l2_policy())
-                 : "memory");
+#pragma unroll
+    for (int i = 0; i < F::kWords; ++i)
+      asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".u64 %0, [%1]" SCANJIT_FLAG_POLICY(2) ";"
+                   : "=l"(f.word[i])
+                   : "l"(p->word + i), "l"(keep_in_l2_policy())
+                   : "memory");
   }
   return f;
 }
 template <class Acc>
 __device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue<Acc> f) {
-  if constexpr (FlaggedValue<Acc>::kWords == 1) {
-    asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".u64 [%0], %1" SCANJIT_FLAG_POLICY(2) ";" ::"l"(p),
-                 "l"(f.word[0]), "l"(keep_in_l2_policy())
-                 : "memory");
+  typedef FlaggedValue<Acc> F;
+  if constexpr (F::kPairs) {
+#pragma unroll
+    for (int i = 0; i < F::kWords; i += 2)
+      asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 [%0], {%1, %2}" SCANJIT_FLAG_POLICY(3) ";" ::"l"(
+                       p->word + i),
+                   "l"(f.word[i]), "l"(f.word[i + 1]), "l"(keep_in_l2_policy())
+                   : "memory");
   } else {
-    asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 [%0], {%1, %2}" SCANJIT_FLAG_POLICY(3) ";" ::"l"(p),
-                 "l"(f.word[0]), "l"(f.word[1]), "l"(keep_in_l2_policy())
-                 : "memory");
+#pragma unroll
+    for (int i = 0; i < F::kWords; ++i)
+      asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".u64 [%0], %1" SCANJIT_FLAG_POLICY(2) ";" ::"l"(p->word + i),
+                   "l"(f.word[i]), "l"(keep_in_l2_policy())
+                   : "memory");
   }
 }
 #undef SCANJIT_FLAG_HINT

@@ -33,7 +33,7 @@ template <> struct DimList<> {
   __host__ __device__ static constexpr long long count(long long) { return 1; }
   __host__ __device__ static constexpr long long in_span(long long) { return 0; }
   __host__ __device__ static constexpr long long mask_span(long long) { return 0; }
-  __host__ __device__ static constexpr bool out_strides_multiple_of(long long) { return true; }
+  __host__ __device__ static constexpr bool out_strides_in_words(long long) { return true; }
   template <class Index> static __device__ __forceinline__ void add(Index &, Offsets<Index> &) {}
 };
 
@@ -52,8 +52,10 @@ template <class D, class... Rest> struct DimList<D, Rest...> {
   __host__ __device__ static constexpr long long mask_span(long long lines) {
     return (lines / Inner::count(0) - 1) * D::kMask + Inner::mask_span(Inner::count(0));
   }
-  __host__ __device__ static constexpr bool out_strides_multiple_of(long long m) {
-    return D::kOut % m == 0 && Inner::out_strides_multiple_of(m);
+  // Whether every output stride, of elements of `bytes` bytes, is a whole
+  // number of 16-byte words.
+  __host__ __device__ static constexpr bool out_strides_in_words(long long bytes) {
+    return (D::kOut * bytes) % 16 == 0 && Inner::out_strides_in_words(bytes);
   }
   template <class Index>
   static __device__ __forceinline__ void add(Index &line, Offsets<Index> &o) {

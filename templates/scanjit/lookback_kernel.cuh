@@ -1,9 +1,10 @@
 // Row look-back family: picks the kernel for the plan (lookback_scan.cuh,
-// lookback_lanes.cuh).
+// lookback_lanes.cuh, packed_lanes.cuh).
 #pragma once
 
 #include "scanjit/lookback_lanes.cuh"
 #include "scanjit/lookback_scan.cuh"
+#include "scanjit/packed_lanes.cuh"
 
 namespace scanjit {
 
@@ -11,9 +12,17 @@ template <class P, class Plan> struct FixedLookbackTiles {
   static constexpr long long value = lookback_tiles<P, Plan>(P::Lines::count(0));
 };
 
+// Narrow columns the planner packed (packed_lanes=C in the plan): one row
+// of their rows (packed_lanes.cuh), through the pipelined kernel.
+template <class P, class Plan> struct ScanPacked {
+  static constexpr bool value = Plan::kPackedLanes > 1;
+  static_assert(!value || (ScanLanes<P>::value && ScanLanes<P>::kLanes == Plan::kPackedLanes && Plan::kStages > 0),
+                "packed lanes are the narrow columns' own, with stages");
+};
+
 template <class P, class Plan>
-__device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, void *out_, void *workspace,
-                                              long long lines) {
+__device__ __forceinline__ void lookback_scan_unpacked(const void *in_, const u8 *mask, void *out_, void *workspace,
+                                                       long long lines) {
   // (A compiled-in count stays a constant: the lean plan's 40 registers
   // spill when NVVM only learns it after inlining.)
   constexpr bool kFixed = !P::Lines::kRuntimeBatch;
@@ -32,6 +41,17 @@ __device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, v
     lookback_scan_lanes<P, Plan>(in, mask, out, ws, sh, lines);
   else
     lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, tiles);
+}
+
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, void *out_, void *workspace,
+                                              long long lines) {
+  if constexpr (ScanPacked<P, Plan>::value) {
+    constexpr int C = int(ScanLanes<P>::kLanes);
+    lookback_scan_unpacked<PackedLanes<P, C>, Plan>(in_, mask, out_, workspace, lines / C);
+  } else {
+    lookback_scan_unpacked<P, Plan>(in_, mask, out_, workspace, lines);
+  }
 }
 
 } // namespace scanjit

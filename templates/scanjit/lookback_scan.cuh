@@ -430,7 +430,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   typename LookbackAgent<P, Plan>::State sa;
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
-    const long long b = pipe.wait(bulk, stage, q / S);
+    // (Tile a's state is live here: an element a thread in flight without
+    // bulk copies, as 4 words spilled 8-16 stores in the lean plan's 40
+    // registers.)
+    const long long b = pipe.template wait<1>(bulk, stage, q / S);
     const LookbackTilePlace<P, Plan> at_a(a < 0 ? 0 : a);
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)

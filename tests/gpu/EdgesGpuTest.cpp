@@ -108,11 +108,12 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
   // shared memory (lookback_lanes.cuh); views with no contiguous dim load
-  // at their stride. No stages, any alignment.
+  // at their stride. No stages, any alignment. (Unmasked cheap combines on
+  // the 16-byte grid are packed: the next test.)
   const std::vector<std::string> specs = {
       "sum f32[300001,2] dim=0",           "sum f16[200003,3] dim=0 mask reverse",
-      "max f64[100001,2] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
-      "sum f32[4,100000,3] dim=1",         "sum i32[300000,2] dim=0 reverse",
+      "max f64[100001,3] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
+      "logsumexp f32[4,100000,3] dim=1",   "sum i32[300001,2] dim=0 reverse",
       "prod bf16[150001,8] dim=0",         "sum u8[500000,1] dim=0 strides=[7,1]",
       "max u8[100000,16] dim=0 reverse exclusive", "sum f32[200000,4] dim=0 mask exclusive",
       "sum f32[100000,8] dim=0 mask reverse",   "logsumexp f32[60000,16] dim=0 exclusive",
@@ -128,6 +129,36 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   for (const std::string &s : specs) {
     expectCasePasses(s);
     expectCasePasses(s, offsets(1, 3, 2));
+  }
+}
+
+TEST(Edges, NarrowColumnsPackedIntoOneRow) {
+  SCANJIT_REQUIRE_GPU();
+  // Narrow columns on the 16-byte grid, unmasked, of a cheap combine: one
+  // row of packed rows through the pipelined look-back (packed_lanes.cuh),
+  // every dtype's lanes, both directions, batches around the group, row
+  // counts that end inside a tile, and pointers a few elements in (the
+  // stages then filled by the threads, the results stored directly).
+  const std::vector<std::string> specs = {
+      "sum f32[300000,2] dim=0",           "sum f32[1048576,2] dim=0 reverse exclusive",
+      "max f64[100001,2] dim=0 exclusive", "sum f32[4,100000,3] dim=1",
+      "sum i32[300000,2] dim=0 reverse",   "min bf16[150004,4] dim=0",
+      "max f16[200008,2] dim=0 reverse",   "prod f32[70000,4] dim=0",
+      "sum u8[500000,2] dim=0",            "min i16[300000,2] dim=0 exclusive",
+      "sum f32[3,5,40000,2] dim=2 reverse", "sum i64[100000,2] dim=0 out=f64",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
+    EXPECT_GT(plan.stages, 0) << s;
+    EXPECT_FALSE(plan.edges) << s;
+  }
+  precompile(specs);
+  for (const std::string &s : specs) {
+    expectCasePasses(s);
+    expectCasePasses(s, offsets(1, 0, 0));
+    expectCasePasses(s, offsets(0, 0, 3));
   }
 }
 

@@ -439,12 +439,40 @@ TEST(Planner, PlansFollowTheArchFamily) {
   EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 70).policy, "sm_75"); // older: the oldest row
 }
 
+// Narrow columns of a cheap combine, unmasked, whose rows lie on the
+// 16-byte grid in whole groups are one row of packed rows: the pipelined
+// look-back's stages hold a tile of packed items (packed_lanes.cuh).
+TEST(Planner, NarrowColumnsOnTheGridArePacked) {
+  for (const char *text : {"sum f32[1048576,2] dim=0", "sum f32[1048576,3] dim=0", "max f16[8388608,2] dim=0 reverse",
+                           "sum i32[300000,2] dim=0", "prod f64[100001,2] dim=0 exclusive", "sum f32[4,100000,3] dim=1",
+                           "min bf16[1048576,4] dim=0"}) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
+    EXPECT_GT(p.stages, 0) << text;
+    EXPECT_FALSE(p.edges) << text;
+  }
+  // A tile of 512 x 4 items of 2 floats a stage; every warp reads the window.
+  KernelPlan two = plan("sum f32[8388608,2] dim=0");
+  EXPECT_EQ(two.items, 4);
+  EXPECT_EQ(two.threads, 512);
+  EXPECT_EQ(two.lookbackWarps, 16);
+  EXPECT_EQ(two.lookbackPerLane, 1);
+  EXPECT_EQ(two.sharedBytes, two.stages * (512 * 4 * 2 * 4 + 16 + 48) + 256);
+  // The same workspace as a tile a line: a value of the group's lanes a tile.
+  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * 8388608 / 2048) * 2 * 4);
+  for (const char *text : {"sum f32[1048576,2] dim=0 mask",   // masked
+                           "logsumexp f32[1048576,2] dim=0",  // a costly combine
+                           "sum f32[1048577,2] dim=0",        // rows off the grid
+                           "sum f64[1048576,3] dim=0"})       // 24 bytes of accumulators
+    EXPECT_EQ(plan(text).stages, 0) << text;
+}
+
 // Columns of at most 16 bytes a row, and views with no contiguous dim, are
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
 TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
-  for (const char *text : {"sum f32[1048576,2] dim=0", "sum f16[1048576,8] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
-                           "max f64[100001,2] dim=0 exclusive", "sum f32[4,100000,3] dim=1"}) {
+  for (const char *text : {"sum f32[1048576,2] dim=0 mask", "sum f16[1048576,8] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
+                           "max f64[100001,3] dim=0 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
     EXPECT_EQ(p.stages, 0) << text;
@@ -453,14 +481,16 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
   }
   // Narrow columns: a block per tile step of every column (lookback_lanes.cuh),
   // the step's rows in shared memory.
-  KernelPlan two = plan("sum f32[1048576,2] dim=0");
-  EXPECT_EQ(two.grid, 1048576 / (512 * 4));
+  KernelPlan two = plan("sum f32[1048577,2] dim=0"); // rows off the 16-byte grid: not packed
+  EXPECT_EQ(two.stages, 0);
+  EXPECT_EQ(two.grid, 1048576 / (512 * 4) + 1);
   EXPECT_EQ(two.sharedBytes, 2 * (2048 * 2 * 4) + 16 + 64);
   KernelPlan sixteen = plan("sum f32[1048576,16] dim=0"); // 64-byte rows: 128-thread blocks, 64 KB of rows
   EXPECT_EQ(sixteen.family, KernelFamily::RowLookback);
   EXPECT_EQ(sixteen.threads, 128);
   EXPECT_EQ(sixteen.sharedBytes, 2 * (512 * 16 * 4) + 16 + 64);
   EXPECT_EQ(plan("sum f32[1048576,17] dim=0").family, KernelFamily::Column);             // 17 columns
+  EXPECT_EQ(planKernel(mustParse("sum f32[1048576,2] dim=0"), {}, Target{80}).stages, 0); // no bulk copies: not packed
   EXPECT_EQ(plan("sum f16[1048576,32] dim=0").family, KernelFamily::Column);             // 32 columns
   EXPECT_EQ(plan("sum f32[4194304] dim=0 strides=[2]").sharedBytes, 0);                 // no lanes: at the stride
   EXPECT_EQ(plan("sum f32[1000,2] dim=0").family, KernelFamily::Column);                 // lines too short

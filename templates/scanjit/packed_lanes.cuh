@@ -1,0 +1,112 @@
+// Narrow columns as one row of packed rows: f32[8388608,2] dim=0 is one row
+// of 8388608 items, each a row's 2 values, scanned lane by lane. Such a
+// problem is the look-back's own case of few long contiguous rows, so it
+// takes the look-back's pipelined kernel whole (bulk-copied stages, a tile
+// finished one tile late) with one look-back a tile for all its lanes,
+// where lookback_lanes.cuh looks back once a lane and loads through
+// registers. PackedLanes<P> is P with its innermost line dim (the lanes)
+// folded into the element: every type a Lanes, every combine lane-wise,
+// the other line dims' strides counted in packed items.
+#pragma once
+
+#include "scanjit/geometry.cuh"
+#include "scanjit/monoid.cuh"
+
+namespace scanjit {
+
+// A row's values of C narrow columns, in memory order.
+template <class T, int C> struct Lanes {
+  typedef T Value;
+  T v[C];
+};
+
+// Op lane by lane.
+template <class Op, class Acc, int C> struct LanesOp {
+  static __device__ __forceinline__ Lanes<Acc, C> identity() {
+    Lanes<Acc, C> r;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      r.v[c] = Op::identity();
+    return r;
+  }
+  static __device__ __forceinline__ Lanes<Acc, C> combine(Lanes<Acc, C> a, Lanes<Acc, C> b) {
+    Lanes<Acc, C> r;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      r.v[c] = Op::combine(a.v[c], b.v[c]);
+    return r;
+  }
+};
+template <class Op, class Acc, int C> struct CheapCombine<LanesOp<Op, Acc, C>> : CheapCombine<Op> {};
+
+template <class T, int C> struct Convert<Lanes<T, C>> {
+  template <class A> static __device__ __forceinline__ A load(Lanes<T, C> x) {
+    A r;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      r.v[c] = Convert<T>::template load<typename A::Value>(x.v[c]);
+    return r;
+  }
+  template <class A> static __device__ __forceinline__ Lanes<T, C> store(A x) {
+    Lanes<T, C> r;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      r.v[c] = Convert<T>::store(x.v[c]);
+    return r;
+  }
+};
+
+// Warp shuffles lane by lane.
+template <class T, int C, class Shuffle> __device__ __forceinline__ Lanes<T, C> each_lane(Lanes<T, C> x, Shuffle f) {
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    x.v[c] = f(x.v[c]);
+  return x;
+}
+template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_up(Lanes<T, C> x, int d) {
+  return each_lane(x, [d](T v) { return shfl_up(v, d); });
+}
+template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_down(Lanes<T, C> x, int d) {
+  return each_lane(x, [d](T v) { return shfl_down(v, d); });
+}
+template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_idx(Lanes<T, C> x, int lane) {
+  return each_lane(x, [lane](T v) { return shfl_idx(v, lane); });
+}
+
+// A line dim with its strides counted in items of C elements (the planner
+// checks that they divide: packedLanes() in compiler/Planner.cpp).
+template <class D, long long C> struct PackedDim {
+  static_assert(D::kIn % C == 0 && D::kOut % C == 0 && D::kMask % C == 0, "strides of whole packed items");
+  typedef Dim<D::kSize, D::kIn / C, D::kOut / C, D::kMask / C> type;
+};
+
+// Lines without their innermost dim (the lanes), the rest packed.
+template <class Lines, long long C> struct PackedLines;
+template <class D, long long C> struct PackedLines<DimList<D>, C> {
+  typedef DimList<> type;
+};
+template <class D, class E, class... Rest, long long C> struct PackedLines<DimList<D, E, Rest...>, C> {
+  template <class List> struct Prepend;
+  template <class... Ds> struct Prepend<DimList<Ds...>> {
+    typedef DimList<typename PackedDim<D, C>::type, Ds...> type;
+  };
+  typedef typename Prepend<typename PackedLines<DimList<E, Rest...>, C>::type>::type type;
+};
+
+template <class P, int C> struct PackedLanes {
+  static_assert(!P::kMask, "masked narrow columns take lookback_lanes.cuh");
+  typedef Lanes<typename P::In, C> In;
+  typedef Lanes<typename P::Out, C> Out;
+  typedef Lanes<typename P::Acc, C> Acc;
+  typedef LanesOp<typename P::Op, typename P::Acc, C> Op;
+  typedef typename P::Index Index;
+  static constexpr bool kMask = false;
+  static constexpr bool kReverse = P::kReverse;
+  static constexpr bool kExclusive = P::kExclusive;
+  static constexpr long long kLength = P::kLength;
+  typedef Dim<kLength, 1, 1, 1> Scan;
+  typedef typename PackedLines<typename P::Lines, C>::type Lines;
+  typedef typename P::Inner Inner;
+};
+
+} // namespace scanjit
