@@ -92,16 +92,18 @@ llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream strea
 
 llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target &target) {
   Registry &r = registry();
-  auto entry = std::make_shared<KernelEntry>();
-  entry->specText = spec.toString();
+  std::string specText = spec.toString();
   llvm::SmallString<128> specKey(target.name());
   specKey += ' ';
-  specKey += entry->specText;
+  specKey += specText;
   if (KernelEntryPtr hit = findEntry(r.bySpec, specKey))
     return hit;
   auto plan = planForTarget(spec, target);
   if (!plan)
     return plan.takeError();
+  // (Allocated only on a miss: a hit is the per-call path.)
+  auto entry = std::make_shared<KernelEntry>();
+  entry->specText = std::move(specText);
   entry->spec = spec;
   entry->plan = std::move(*plan);
   if (entry->plan.family != KernelFamily::Empty) {

@@ -4,9 +4,8 @@
 // panel one bulk copy (issued by every thread, each counting its bytes and
 // its arrival on the stage's mbarrier). Threads read their columns from the
 // stage, carry in registers, and store each row's results coalesced across
-// the panel. Deep stages put
-// many bytes in flight even when there are few columns (dim=0 of a square
-// matrix).
+// the panel. Deep stages put many bytes in flight even when there are few
+// columns (dim=0 of a square matrix).
 //
 // With Plan::kGroups > 1, that many threads share each column: group g scans
 // the g-th slice of the stage's rows. Each first reduces its slice, the
