@@ -43,7 +43,8 @@ def test_ops_dtypes_flags(op, dtype, reverse, exclusive, masked):
     check(op, y, x, 1, reverse=reverse, exclusive=exclusive, mask=mask)
 
 
-@pytest.mark.parametrize("layout", ["permuted", "sliced", "expanded", "strided_out", "dim0", "narrow_columns"])
+@pytest.mark.parametrize("layout", ["permuted", "sliced", "expanded", "strided_out", "dim0", "narrow_columns",
+                                    "packed_columns", "packed_columns_a_row_in"])
 def test_layouts(layout):
     base = inputs("sum", (300, 257), torch.float32)
     out = None
@@ -58,6 +59,10 @@ def test_layouts(layout):
         x, dim = base, 0
     elif layout == "narrow_columns":
         x, dim = inputs("sum", (100003, 2), torch.float32), 0
+    elif layout == "packed_columns":  # rows on the 16-byte grid: one row of packed rows
+        x, dim = inputs("sum", (100000, 3), torch.float32), 0
+    elif layout == "packed_columns_a_row_in":  # the same plan, its pointer off the grid
+        x, dim = inputs("sum", (100001, 2), torch.float32)[1:], 0
     else:
         x = base
         out = torch.empty(257, 300, device="cuda").t()
