@@ -27,6 +27,7 @@ std::string PlanTuning::toString() const {
   add("groups", groups);
   add("pieces", pieces);
   add("exact_batch", exactBatch);
+  add("off_grid", offGrid);
   if (evictFirst >= 0)
     s += (s.empty() ? "" : ",") + std::string("evict_first=") + std::to_string(evictFirst);
   return s;
@@ -52,7 +53,7 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
                  {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8},
                  {"lookback_warps", &t.lookbackWarps, 32}, {"vector", &t.vector, 8}, {"groups", &t.groups, 8},
                  {"pieces", &t.pieces, 1 << 20}, {"evict_first", &t.evictFirst, 1},
-                 {"exact_batch", &t.exactBatch, 1}};
+                 {"exact_batch", &t.exactBatch, 1}, {"off_grid", &t.offGrid, 1}};
     bool known = false;
     for (const Knob &k : knobs) {
       if (key != k.name)

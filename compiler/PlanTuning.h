@@ -26,10 +26,14 @@ struct PlanTuning {
   int pieces = 0;   // blocks along each panel's scan (column pipeline; 1: none; fewer where the scan is short)
   int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
   int exactBatch = 0; // 1: the batch compiled in and every count-dependent choice exact (a kernel per shape)
+  // 1: input and mask pointers off the 16-byte grid, so no plan may count on
+  // them for bulk copies (edges plans, unpacked narrow columns): what the
+  // runtime takes for a launch whose pointers are off the grid.
+  int offGrid = 0;
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !vector && !groups && !pieces && evictFirst < 0 && !exactBatch;
+           !lookbackWarps && !vector && !groups && !pieces && evictFirst < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

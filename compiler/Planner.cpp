@@ -90,15 +90,13 @@ int64_t classCount(const PlanTuning &tuning, int64_t n) {
 }
 bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : policyChoice; }
 
-int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g);
-
 // Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh and
 // GridPipeline in grid_pipeline.cuh (the kernel asserts its size fits): a
 // stage holds a tile of input, later of output, and of mask (shifted by up
 // to 15 bytes in an edges plan, with a word to spare). A tile of packed
 // narrow columns holds its items' lanes.
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
-  const int64_t tile = int64_t(plan.threads) * plan.items * std::max<int64_t>(1, packedLanes(spec, plan.geometry));
+  const int64_t tile = int64_t(plan.threads) * plan.items * std::max(1, plan.packedLanes);
   return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) +
          (spec.mask ? tile + (plan.edges ? 32 : 0) : 16);
 }
@@ -121,8 +119,8 @@ bool bulkLines(const ScanSpec &spec, llvm::ArrayRef<GeometryDim> lines) {
 // input and the mask (the kernel checks the pointers at run time). Other
 // rows take the edges plan: tiles on each row's 16-byte grid, whose bodies
 // are bulk-copied and whose edges warp 0's lanes copy (grid_pipeline.cuh).
-bool rowsOnTheGrid(const ScanSpec &spec, const KernelPlan &plan) {
-  return bulkRun(spec, plan.geometry.scan.size) && bulkLines(spec, plan.geometry.lines);
+bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
+  return !tuning.offGrid && bulkRun(spec, plan.geometry.scan.size) && bulkLines(spec, plan.geometry.lines);
 }
 
 // Stages for a row plan, any row length and alignment (plan.edges says
@@ -227,7 +225,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
   const bool smallTile = smallRegisterTile(spec, plan.items * lanes);
-  plan.edges = kind == LookbackRows::Contiguous && !rowsOnTheGrid(spec, plan);
+  plan.edges = kind == LookbackRows::Contiguous && !rowsOnTheGrid(spec, tuning, plan);
   // (Edges plans need more registers than the lean plan's 40.)
   // (Packed lanes' windows and published values are `lanes` times wider:
   // 12-32 spills in the lean plan's 40 registers.)
@@ -289,7 +287,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     // Aligned rows may stream the chunks' tiles through the row family's
     // stages, in the row family's smaller blocks (the chunk keeps its bytes).
     plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
-    plan.edges = !rowsOnTheGrid(spec, plan);
+    plan.edges = !rowsOnTheGrid(spec, tuning, plan);
     plan.stages = tuning.stages > 0 || policy::SegmentedPolicy::kStagedByDefault
                       ? bulkStages(arch, spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes)
                       : 0;
@@ -301,7 +299,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     return;
   }
   int lookbackThreads, lookbackItems;
-  lookbackBlock(spec, tuning, !rowsOnTheGrid(spec, plan), lookbackThreads, lookbackItems);
+  lookbackBlock(spec, tuning, !rowsOnTheGrid(spec, tuning, plan), lookbackThreads, lookbackItems);
   if (lookbackFits(tuning, rows, L, lookbackItems)) {
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;
@@ -319,7 +317,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   };
   plan.threads = blockFor(pick(tuning.threads, policy::RowPolicy::kThreads));
   const int maxStages = maxRowStages(spec);
-  plan.edges = !rowsOnTheGrid(spec, plan);
+  plan.edges = !rowsOnTheGrid(spec, tuning, plan);
   plan.stages = bulkStages(arch, spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
@@ -461,7 +459,8 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   const ScanGeometry &g = plan.geometry;
   // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
   // whole words that hold them, each landing at its own place in its word.
-  const bool edges = !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
+  const bool edges =
+      tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
   if (!fitColumnStages(arch, spec, tuning, plan, edges, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
     return;
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
@@ -553,19 +552,19 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   const int64_t rows = plan.geometry.numLines();
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;
-  const int64_t packed = arch.bulkCopy ? packedLanes(spec, plan.geometry) : 0;
+  const int64_t packed = arch.bulkCopy && !tuning.offGrid ? packedLanes(spec, plan.geometry) : 0;
   if (packed > 1) {
     // One row of packed rows: the look-back's pipelined tiles, of as many
     // elements as a row's (items of `packed` elements each).
     int packedThreads, packedItems;
     lookbackBlock(spec, tuning, false, packedThreads, packedItems);
     packedItems = pick(tuning.items, packedLanesItems(spec, packedThreads, packed));
+    plan.packedLanes = int(packed); // (its stages hold packed items)
     planLookback(arch, spec, tuning, plan, rows / packed, packedThreads, packedItems, LookbackRows::Packed,
                  int(packed));
-    if (plan.stages > 0) {
-      plan.packedLanes = int(packed);
+    if (plan.stages > 0)
       return true;
-    }
+    plan.packedLanes = 0;
   }
   const int64_t lanes = scanLanes(spec, plan.geometry);
   if (lanes > 1 && !tuning.threads) // the step's rows of every lane fit the stage

@@ -86,6 +86,35 @@ llvm::Expected<CUfunction> ClassKernel::function(CUcontext ctx) const {
   return fn;
 }
 
+llvm::Expected<const KernelEntry *> KernelEntry::offGridEntry() const {
+  if (const KernelEntry *known = offGrid_.load(std::memory_order_acquire))
+    return known;
+  Registry &r = registry();
+  llvm::SmallString<128> key(target.name());
+  key += " off_grid ";
+  key += specText;
+  KernelEntryPtr entry = findEntry(r.bySpec, key);
+  if (!entry) {
+    auto tuning = planTuningFromEnvironment();
+    if (!tuning)
+      return tuning.takeError();
+    tuning->offGrid = 1;
+    auto made = std::make_shared<KernelEntry>();
+    made->spec = spec;
+    made->target = target;
+    made->specText = specText;
+    made->plan = planKernel(spec, *tuning, target);
+    auto kernel = classKernel(spec, made->plan, target);
+    if (!kernel)
+      return kernel.takeError();
+    made->kernel = std::move(*kernel);
+    made->planText = made->plan.toString();
+    entry = rememberEntry(r.bySpec, key, std::move(made));
+  }
+  offGrid_.store(entry.get(), std::memory_order_release);
+  return entry.get();
+}
+
 llvm::Expected<CUdeviceptr> KernelEntry::workspace(CUcontext ctx, CUstream stream) const {
   return workspaceFor(this, size_t(plan.workspaceBytes), ctx, stream, specText);
 }
@@ -105,6 +134,7 @@ llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target 
   auto entry = std::make_shared<KernelEntry>();
   entry->specText = std::move(specText);
   entry->spec = spec;
+  entry->target = target;
   entry->plan = std::move(*plan);
   if (entry->plan.family != KernelFamily::Empty) {
     auto kernel = classKernel(spec, entry->plan, target);

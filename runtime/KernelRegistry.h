@@ -10,6 +10,7 @@
 #include "cache/MemoryCache.h"
 #include "runtime/DriverApi.h"
 
+#include <atomic>
 #include <mutex>
 
 namespace scanjit::detail {
@@ -33,16 +34,30 @@ private:
 
 struct KernelEntry {
   ScanSpec spec;
+  Target target;
   KernelPlan plan; // the spec's own: its grid, batch and workspace
   std::shared_ptr<const ClassKernel> kernel; // null for an Empty plan
   std::string specText, planText;
 
   llvm::Expected<CUfunction> function(CUcontext ctx) const { return kernel->function(ctx); }
 
+  /// Whether the plan's bulk copies count on the input and mask pointers
+  /// lying on the 16-byte grid (staged, not an edges plan).
+  bool needsPointersOnTheGrid() const { return plan.stages > 0 && !plan.edges; }
+
+  /// The spec's entry for launches whose input or mask pointer lies off the
+  /// 16-byte grid where plan counts on it: planned as such (off_grid=1:
+  /// edges plans, narrow columns unpacked), compiled on first need. The
+  /// registry keeps it for the process, as it keeps this one.
+  llvm::Expected<const KernelEntry *> offGridEntry() const;
+
   /// Device scratch of plan.workspaceBytes for launches on `stream` in
   /// `ctx` (runtime/Workspaces.h: zeroed once, kept per stream within
   /// bounds; under graph capture, the graph's own).
   llvm::Expected<CUdeviceptr> workspace(CUcontext ctx, CUstream stream) const;
+
+private:
+  mutable std::atomic<const KernelEntry *> offGrid_{nullptr};
 };
 
 using KernelEntryPtr = std::shared_ptr<const KernelEntry>;

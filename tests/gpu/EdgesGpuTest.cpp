@@ -4,6 +4,7 @@
 // (columns too), both
 // directions, with and without masks, and every element size.
 #include "GpuHarness.h"
+#include "scanjit/Scan.h"
 
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
@@ -162,4 +163,34 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   }
 }
 
+TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {
+  SCANJIT_REQUIRE_GPU();
+  // Specs whose plans stage their rows by bulk copies, launched with input
+  // or mask pointers off the 16-byte grid: the launch takes the spec's
+  // off-grid plan (edges, or narrow columns unpacked), compiled on the first
+  // such launch only, and the results match the reference.
+  const std::vector<std::string> specs = {
+      "sum f32[3000000] dim=0 reverse",   "sum f16[2000000] dim=0",
+      "max f32[600,4000] dim=1 mask",     "sum bf16[600,6000] dim=1 exclusive",
+      "sum f32[2048,2048] dim=0",         "sum f32[250000,3] dim=0",
+  };
+  precompile(specs);
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_GT(plan.stages, 0) << s;
+    EXPECT_FALSE(plan.edges) << s;
+    expectCasePasses(s); // on the grid: the spec's own plan (and the inputs' generator, warm)
+    const RuntimeStats before = runtimeStats();
+    expectCasePasses(s, offsets(1, 3, 2));
+    const RuntimeStats first = runtimeStats();
+    EXPECT_EQ(first.compiles + first.diskHits, before.compiles + before.diskHits + 1)
+        << s << ": the off-grid plan's kernel, once";
+    expectCasePasses(s, offsets(3, 0, 0));
+    const RuntimeStats second = runtimeStats();
+    EXPECT_EQ(second.compiles + second.diskHits, first.compiles + first.diskHits) << s << ": no second kernel";
+  }
+}
+
 } // namespace
+

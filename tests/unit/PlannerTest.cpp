@@ -467,6 +467,30 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_EQ(plan(text).stages, 0) << text;
 }
 
+// Pointers off the 16-byte grid (off_grid=1: what the runtime plans for a
+// launch whose input or mask pointer is): no plan counts on bulk copies
+// from them. Staged plans become edges plans of their family, and narrow
+// columns are not packed; plans without stages are unchanged.
+TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
+  const PlanTuning offGrid = *parsePlanTuning("off_grid=1");
+  EXPECT_EQ(offGrid.toString(), "off_grid=1");
+  for (const char *text : {"sum f32[16777216] dim=0", "sum f16[16777216] dim=0", "sum f32[4096,4096] dim=1",
+                           "sum f32[32768,32768] dim=1 mask", "sum f32[4096,4096] dim=0"}) {
+    KernelPlan onGrid = plan(text), off = planKernel(mustParse(text), offGrid);
+    EXPECT_GT(onGrid.stages, 0) << text;
+    EXPECT_FALSE(onGrid.edges) << text;
+    EXPECT_EQ(off.family, onGrid.family) << text;
+    EXPECT_GT(off.stages, 0) << text;
+    EXPECT_TRUE(off.edges) << text;
+    EXPECT_NE(off.toString(), onGrid.toString()) << text;
+  }
+  KernelPlan packed = planKernel(mustParse("sum f32[1048576,3] dim=0"), offGrid);
+  EXPECT_EQ(packed.packedLanes, 0);
+  EXPECT_EQ(packed.stages, 0);
+  EXPECT_EQ(planKernel(mustParse("sum f32[16384,1024] dim=1"), offGrid).toString(),
+            plan("sum f32[16384,1024] dim=1").toString()); // no stages: nothing to change
+}
+
 // Columns of at most 16 bytes a row, and views with no contiguous dim, are
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
