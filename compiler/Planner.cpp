@@ -514,18 +514,19 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
 }
 
 // Narrow columns the look-back scans as one row of their rows
-// (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine,
-// no mask, a group's values within a published value's 32 bytes, and its
-// rows and every other line stride on the 16-byte grid in whole groups, so
-// the pipelined look-back bulk-copies them. The group's size, else 0.
+// (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine, a
+// group's values within kMaxPackedBytes, and its rows (input and mask) and
+// every other line stride on the 16-byte grid in whole groups, so the
+// pipelined look-back bulk-copies them. The group's size, else 0.
 int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
-  if (c <= 1 || spec.mask || spec.op == ScanOp::LogSumExp ||
+  if (c <= 1 || spec.op == ScanOp::LogSumExp ||
       c * dtypeSize(accumulatorType(spec.in)) > policy::ColumnPolicy::kMaxPackedBytes)
     return 0;
-  const int64_t inBytes = dtypeSize(spec.in);
-  auto packs = [&](const GeometryDim &d) { return d.in % c == 0 && d.out % c == 0 && (d.in * inBytes) % 16 == 0; };
-  const bool grid = (g.scan.size * c * inBytes) % 16 == 0 && std::all_of(g.lines.begin(), g.lines.end() - 1, packs);
+  auto packs = [&](const GeometryDim &d) {
+    return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0) && bulkStrides(spec, d);
+  };
+  const bool grid = bulkRun(spec, g.scan.size * c) && std::all_of(g.lines.begin(), g.lines.end() - 1, packs);
   return grid ? c : 0;
 }
 

@@ -114,7 +114,7 @@ struct ColumnPolicy {
   // 27x (BENCHMARKS.md).
   static constexpr int kNarrowRowBytes = 64;
   static constexpr int kMaxLanes = 16;
-  // Unmasked sums, products, max and min of groups of up to this many bytes
+  // Sums, products, max and min (masked or not) of groups of up to this many bytes
   // of accumulators (a look-back's published value) whose rows lie on the
   // 16-byte grid are scanned packed, a group's rows as one row of items
   // (packed_lanes.cuh), by the pipelined look-back.

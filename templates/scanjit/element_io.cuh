@@ -8,6 +8,25 @@
 
 namespace scanjit {
 
+// What a problem's mask holds an element of: a byte, or a packed item's
+// bytes (packed_lanes.cuh: P::MaskItem).
+template <class...> struct AlwaysVoid {
+  typedef void type;
+};
+template <class P, class = void> struct MaskItemOf {
+  typedef u8 type;
+};
+template <class P> struct MaskItemOf<P, typename AlwaysVoid<typename P::MaskItem>::type> {
+  typedef typename P::MaskItem type;
+};
+
+// An element lifted to the accumulator where it lies in the tile and its
+// mask keeps it, else the identity (a packed item: lane by lane).
+template <class Op, class Acc, class In>
+__device__ __forceinline__ Acc lift_masked(bool in_tile, In raw, u8 keep) {
+  return in_tile && keep != 0 ? Convert<In>::template load<Acc>(raw) : Op::identity();
+}
+
 template <class T, int N, long long kStride, class Index>
 __device__ __forceinline__ void load_run(const T *p, Index valid, T (&v)[N]) {
   if (kStride == 1 && valid >= N && VectorAccess<T, N>::is_aligned(p)) {

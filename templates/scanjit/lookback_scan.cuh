@@ -417,7 +417,8 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     }
     next_ticket = ws.next();
     const LookbackTilePlace<P, Plan> at(id);
-    pipe.issue(bulk, stage, id, in + at.o.in + at.start, mask + at.o.mask + at.start, at.elems());
+    const typename Pipe::MaskItem *masks = reinterpret_cast<const typename Pipe::MaskItem *>(mask);
+    pipe.issue(bulk, stage, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
   };
   pipe.init();
   next_ticket = ws.begin(sh.tag);

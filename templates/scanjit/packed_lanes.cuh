@@ -9,6 +9,7 @@
 // the other line dims' strides counted in packed items.
 #pragma once
 
+#include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/monoid.cuh"
 
@@ -56,6 +57,16 @@ template <class T, int C> struct Convert<Lanes<T, C>> {
   }
 };
 
+template <class Op, class Acc, class T, int C>
+__device__ __forceinline__ Acc lift_masked(bool in_tile, Lanes<T, C> raw, Lanes<u8, C> keep) {
+  const Acc identity = Op::identity();
+  Acc r;
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    r.v[c] = in_tile && keep.v[c] != 0 ? Convert<T>::template load<typename Acc::Value>(raw.v[c]) : identity.v[c];
+  return r;
+}
+
 // Warp shuffles lane by lane.
 template <class T, int C, class Shuffle> __device__ __forceinline__ Lanes<T, C> each_lane(Lanes<T, C> x, Shuffle f) {
 #pragma unroll
@@ -94,13 +105,13 @@ template <class D, class E, class... Rest, long long C> struct PackedLines<DimLi
 };
 
 template <class P, int C> struct PackedLanes {
-  static_assert(!P::kMask, "masked narrow columns take lookback_lanes.cuh");
   typedef Lanes<typename P::In, C> In;
   typedef Lanes<typename P::Out, C> Out;
   typedef Lanes<typename P::Acc, C> Acc;
   typedef LanesOp<typename P::Op, typename P::Acc, C> Op;
   typedef typename P::Index Index;
-  static constexpr bool kMask = false;
+  static constexpr bool kMask = P::kMask;
+  typedef Lanes<u8, C> MaskItem;
   static constexpr bool kReverse = P::kReverse;
   static constexpr bool kExclusive = P::kExclusive;
   static constexpr long long kLength = P::kLength;

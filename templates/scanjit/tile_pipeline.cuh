@@ -21,10 +21,11 @@ namespace scanjit {
 // choice: it helped the look-back and slowed block-per-row scans on H200).
 template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePipeline {
   typedef typename P::In In;
+  typedef typename MaskItemOf<P>::type MaskItem;
   // A stage holds a tile's input, and later its output (staged stores).
   static constexpr int kInBytes =
       kTileElems * int(sizeof(In) > sizeof(typename P::Out) ? sizeof(In) : sizeof(typename P::Out));
-  static constexpr int kMaskBytes = P::kMask ? kTileElems : 16;
+  static constexpr int kMaskBytes = P::kMask ? kTileElems * int(sizeof(MaskItem)) : 16;
 
   alignas(128) unsigned char in[kStages][kInBytes];
   alignas(16) unsigned char mask[kStages][kMaskBytes];
@@ -32,7 +33,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   long long item[kStages]; // the work item the stage holds (set by the issuer)
   // Without bulk copies: where the threads copy a stage from when waiting.
   const In *source_in[kStages];
-  const u8 *source_mask[kStages];
+  const MaskItem *source_mask[kStages];
   int elems[kStages];
 
   // Every thread; a block barrier must follow.
@@ -47,7 +48,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
 
   // Thread 0: stage `s` receives `elems` elements from `src_in` (and the
   // mask from `src_mask`) for work item `work`.
-  __device__ __forceinline__ void issue(bool bulk, int s, long long work, const In *src_in, const u8 *src_mask,
+  __device__ __forceinline__ void issue(bool bulk, int s, long long work, const In *src_in, const MaskItem *src_mask,
                                         int count) {
     item[s] = work;
     if (!bulk) {
@@ -57,7 +58,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
       return;
     }
     const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
-    const unsigned mask_bytes = P::kMask ? unsigned(count) : 0u;
+    const unsigned mask_bytes = P::kMask ? unsigned(count) * unsigned(sizeof(MaskItem)) : 0u;
     mbarrier_arrive_expect_tx(&full[s], in_bytes + mask_bytes);
     bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &full[s]);
     if (P::kMask)
@@ -92,7 +93,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
           reinterpret_cast<In *>(in[s])[i] = source_in[s][i];
       if (P::kMask)
         for (int i = threadIdx.x; i < n; i += blockDim.x)
-          mask[s][i] = source_mask[s][i];
+          reinterpret_cast<MaskItem *>(mask[s])[i] = source_mask[s][i];
     }
     __syncthreads();
     return work;
@@ -122,14 +123,17 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   template <int kItems, bool kFull = false>
   __device__ __forceinline__ void load_lifted(int s, int first, int valid, typename P::Acc (&x)[kItems]) const {
     In raw[kItems];
-    u8 keep[kItems];
+    MaskItem keep[kItems];
     VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
     if (P::kMask)
-      VectorAccess<u8, kItems>::load_shared(mask[s] + first, keep);
+      VectorAccess<MaskItem, kItems>::load_shared(reinterpret_cast<const MaskItem *>(mask[s]) + first, keep);
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
-      const bool use = (kFull || first + j < valid) && (!P::kMask || keep[j] != 0);
-      x[j] = use ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+      const bool in_tile = kFull || first + j < valid;
+      if constexpr (P::kMask)
+        x[j] = lift_masked<typename P::Op, typename P::Acc>(in_tile, raw[j], keep[j]);
+      else
+        x[j] = in_tile ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
     }
   }
 

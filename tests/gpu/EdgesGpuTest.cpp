@@ -116,7 +116,7 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
       "max f64[100001,3] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
       "logsumexp f32[4,100000,3] dim=1",   "sum i32[300001,2] dim=0 reverse",
       "prod bf16[150001,8] dim=0",         "sum u8[500000,1] dim=0 strides=[7,1]",
-      "max u8[100000,16] dim=0 reverse exclusive", "sum f32[200000,4] dim=0 mask exclusive",
+      "max u8[100000,16] dim=0 reverse exclusive", "sum f32[200001,4] dim=0 mask exclusive",
       "sum f32[100000,8] dim=0 mask reverse",   "logsumexp f32[60000,16] dim=0 exclusive",
       "sum f64[80000,8] dim=0",
   };
@@ -135,7 +135,7 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
 
 TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   SCANJIT_REQUIRE_GPU();
-  // Narrow columns on the 16-byte grid, unmasked, of a cheap combine: one
+  // Narrow columns on the 16-byte grid, masked or not, of a cheap combine: one
   // row of packed rows through the pipelined look-back (packed_lanes.cuh),
   // every dtype's lanes, both directions, batches around the group, row
   // counts that end inside a tile, and pointers a few elements in (the
@@ -147,6 +147,8 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "max f16[200008,2] dim=0 reverse",   "prod f32[70000,4] dim=0",
       "sum u8[500000,2] dim=0",            "min i16[300000,2] dim=0 exclusive",
       "sum f32[3,5,40000,2] dim=2 reverse", "sum i64[100000,2] dim=0 out=f64",
+      "sum f32[300000,2] dim=0 mask",      "max f64[100008,2] dim=0 mask reverse exclusive",
+      "prod f16[200000,4] dim=0 mask",     "sum f32[4,100000,3] dim=1 mask reverse",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;

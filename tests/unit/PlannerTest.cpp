@@ -445,7 +445,7 @@ TEST(Planner, PlansFollowTheArchFamily) {
 TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   for (const char *text : {"sum f32[1048576,2] dim=0", "sum f32[1048576,3] dim=0", "max f16[8388608,2] dim=0 reverse",
                            "sum i32[300000,2] dim=0", "prod f64[100001,2] dim=0 exclusive", "sum f32[4,100000,3] dim=1",
-                           "min bf16[1048576,4] dim=0"}) {
+                           "min bf16[1048576,4] dim=0", "sum f32[1048576,2] dim=0 mask", "max f16[65536,2] dim=0 mask"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
     EXPECT_GT(p.stages, 0) << text;
@@ -460,7 +460,7 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   EXPECT_EQ(two.sharedBytes, two.stages * (512 * 4 * 2 * 4 + 16 + 48) + 256);
   // The same workspace as a tile a line: a value of the group's lanes a tile.
   EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * 8388608 / 2048) * 2 * 4);
-  for (const char *text : {"sum f32[1048576,2] dim=0 mask",   // masked
+  for (const char *text : {"sum f32[1048574,2] dim=0 mask",   // mask rows off the 16-byte grid
                            "logsumexp f32[1048576,2] dim=0",  // a costly combine
                            "sum f32[1048577,2] dim=0",        // rows off the grid
                            "sum f64[1048576,3] dim=0"})       // 24 bytes of accumulators
@@ -495,7 +495,7 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
 TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
-  for (const char *text : {"sum f32[1048576,2] dim=0 mask", "sum f16[1048576,8] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
+  for (const char *text : {"sum f32[1048577,2] dim=0 mask", "sum f16[1048576,8] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
                            "max f64[100001,3] dim=0 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
