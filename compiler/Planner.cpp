@@ -135,8 +135,9 @@ int bulkStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &t
   return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
 }
 
-// Stages, plus per stage an mbarrier, a work item and the record of where
-// threads copy it from without bulk copies; rounded up generously.
+// Stages, plus per stage an mbarrier and its work item; rounded up
+// generously (48 bytes a stage: kept as plans have had it, so their blocks
+// per SM do not move).
 int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
   return plan.stages == 0 ? 0 : plan.stages * (stageBytes(spec, plan) + 48) + 256;
 }

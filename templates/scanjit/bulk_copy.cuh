@@ -17,12 +17,6 @@ namespace scanjit {
 
 __device__ __forceinline__ bool aligned16(const void *p) { return (reinterpret_cast<u64>(p) & 15) == 0; }
 
-// The kernel's inputs can be bulk-copied (the planner checked the strides
-// and lengths; the pointers are only known at run time).
-template <class P> __device__ __forceinline__ bool bulk_inputs_aligned(const void *in, const u8 *mask) {
-  return aligned16(in) && (!P::kMask || aligned16(mask));
-}
-
 // The stages of a plan live in dynamic shared memory (the host launches with
 // Plan::kSharedBytes and raises the kernel's limit above 48 KB).
 template <class Layout, class Plan> __device__ __forceinline__ Layout &dynamic_stages() {

@@ -73,8 +73,7 @@ template <class P, class Plan> __host__ __device__ constexpr long long column_wo
 
 template <class P, class Plan>
 __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, const u8 *mask,
-                                                      typename P::Out *out, bool bulk, void *workspace,
-                                                      long long lines) {
+                                                      typename P::Out *out, void *workspace, long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::In In;
@@ -147,67 +146,36 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // expects on the stage's barrier, then its arrival (T a phase). Copies
   // with per-thread addresses issue one lane at a time: warp 0 alone spent a
   // sixth of the column kernel's time issuing them (H100, Nsight Compute).
-  // Without bulk copies (an aligned plan given unaligned pointers) every
-  // thread copies its share through registers.
+  // (A plan without edges is launched only with pointers on the 16-byte
+  // grid: tile_pipeline.cuh.)
   auto fill = [&](int s, long long k) {
     Index first;
     int count;
     chunk_rows(k, first, count);
-    if (Plan::kEdges || bulk) {
-      if (!Plan::kEdges && int(threadIdx.x) < count) {
-        const unsigned rows = unsigned(count - 1 - int(threadIdx.x)) / unsigned(T) + 1;
-        mbarrier_expect_tx(&st.full[s], rows * unsigned(panel_elems) * unsigned(sizeof(In) + (P::kMask ? 1 : 0)));
-      }
-#pragma unroll 1
-      for (int r = threadIdx.x; r < count; r += T) {
-        const Index row = first + Index(r);
-        const In *src = in + o.in + row * Index(Scan::kIn);
-        const u8 *keep = mask + o.mask + row * Index(Scan::kMask);
-        if (Plan::kEdges) {
-          copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src, unsigned(panel_elems),
-                                               in_safe_end, &st.full[s]);
-          if (P::kMask)
-            copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
-                                                 mask_safe_end, &st.full[s]);
-        } else {
-          bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src,
-                                                 unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
-          if (P::kMask)
-            bulk_copy_to_shared<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
-                                                   &st.full[s]);
-        }
-      }
-      mbarrier_arrive(&st.full[s]);
-      return;
+    if (!Plan::kEdges && int(threadIdx.x) < count) {
+      const unsigned rows = unsigned(count - 1 - int(threadIdx.x)) / unsigned(T) + 1;
+      mbarrier_expect_tx(&st.full[s], rows * unsigned(panel_elems) * unsigned(sizeof(In) + (P::kMask ? 1 : 0)));
     }
-    // kBatch loads a thread before its stores, so they are in flight together.
-    constexpr int kBatch = sizeof(In) > 4 ? 2 : 4;
-    const int n = count * panel_elems;
 #pragma unroll 1
-    for (int base = threadIdx.x; base < n; base += T * kBatch) {
-      In v[kBatch];
-      u8 m[kBatch];
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int i = base + b * T;
-        if (i < n) {
-          const Index row = first + Index(i / panel_elems);
-          v[b] = in[o.in + row * Index(Scan::kIn) + i % panel_elems];
-          if (P::kMask)
-            m[b] = mask[o.mask + row * Index(Scan::kMask) + i % panel_elems];
-        }
-      }
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int i = base + b * T;
-        if (i < n) {
-          const int r = i / panel_elems, c = i % panel_elems;
-          reinterpret_cast<In *>(st.in[s] + r * Stages::kRowBytes)[c] = v[b];
-          if (P::kMask)
-            st.mask[s][r * Stages::kMaskRowBytes + c] = m[b];
-        }
+    for (int r = threadIdx.x; r < count; r += T) {
+      const Index row = first + Index(r);
+      const In *src = in + o.in + row * Index(Scan::kIn);
+      const u8 *keep = mask + o.mask + row * Index(Scan::kMask);
+      if (Plan::kEdges) {
+        copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src, unsigned(panel_elems),
+                                             in_safe_end, &st.full[s]);
+        if (P::kMask)
+          copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
+                                               mask_safe_end, &st.full[s]);
+      } else {
+        bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src,
+                                               unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
+        if (P::kMask)
+          bulk_copy_to_shared<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
+                                                 &st.full[s]);
       }
     }
+    mbarrier_arrive(&st.full[s]);
   };
 
   if (threadIdx.x == 0)
@@ -216,9 +184,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   if (threadIdx.x == 0)
     mbarrier_init_fence();
   __syncthreads();
-  if (bulk || Plan::kEdges)
-    for (long long q = 0; q < S && q < loads; ++q)
-      fill(stage_at(q), chunk_at(q));
+  for (long long q = 0; q < S && q < loads; ++q)
+    fill(stage_at(q), chunk_at(q));
 
   const int my = int(threadIdx.x % (T / G)) * V; // this thread's first column in the panel
   const int group = int(threadIdx.x / (T / G));
@@ -312,13 +279,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     }
     const bool store = q >= totaling; // the totaling pass only combines
     const bool loaded = !kResident || q < loads; // a resident piece's scan reads the stages again
-    if (bulk || Plan::kEdges) {
-      if (loaded)
-        mbarrier_wait(&st.full[s], unsigned((q / S) & 1));
-    } else if (loaded) {
-      fill(s, k);
-      __syncthreads();
-    }
+    if (loaded)
+      mbarrier_wait(&st.full[s], unsigned((q / S) & 1));
     Index first;
     int count;
     chunk_rows(k, first, count);
@@ -433,7 +395,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     // (resident pieces' stages are never refilled).
     if constexpr (!kResident) {
       __syncthreads();
-      if ((bulk || Plan::kEdges) && q + S < loads)
+      if (q + S < loads)
         fill(s, chunk_at(q + S));
     }
   }

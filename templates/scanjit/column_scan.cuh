@@ -57,7 +57,7 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
-    column_scan_pipelined<P, Plan>(in, mask, out, bulk_inputs_aligned<P>(in, mask), workspace, lines);
+    column_scan_pipelined<P, Plan>(in, mask, out, workspace, lines);
     return;
   }
 

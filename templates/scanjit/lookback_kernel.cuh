@@ -36,7 +36,7 @@ __device__ __forceinline__ void lookback_scan_unpacked(const void *in_, const u8
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
     lookback_scan_grid<P, Plan>(in, mask, out, ws, sh, tiles);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
-    lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles, bulk_inputs_aligned<P>(in, mask));
+    lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles);
   else if constexpr (ScanLanes<P>::value && Plan::kSharedBytes > 0)
     lookback_scan_lanes<P, Plan>(in, mask, out, ws, sh, lines);
   else

@@ -394,7 +394,7 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
-                                                        LookbackShared<P, Plan> &sh, long long tiles, bool bulk) {
+                                                        LookbackShared<P, Plan> &sh, long long tiles) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   constexpr int S = Plan::kStages, I = Plan::kItems;
@@ -412,13 +412,13 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     const long long id = next_ticket;
     if (id >= tiles) {
       ws.finish(id, tiles); // (seen again at later issues: finish() may repeat)
-      pipe.issue_end(bulk, stage);
+      pipe.issue_end(stage);
       return;
     }
     next_ticket = ws.next();
     const LookbackTilePlace<P, Plan> at(id);
     const typename Pipe::MaskItem *masks = reinterpret_cast<const typename Pipe::MaskItem *>(mask);
-    pipe.issue(bulk, stage, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
+    pipe.issue(stage, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
   };
   pipe.init();
   next_ticket = ws.begin(sh.tag);
@@ -431,10 +431,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   typename LookbackAgent<P, Plan>::State sa;
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
-    // (Tile a's state is live here: an element a thread in flight without
-    // bulk copies, as 4 words spilled 8-16 stores in the lean plan's 40
-    // registers.)
-    const long long b = pipe.template wait<1>(bulk, stage, q / S);
+    const long long b = pipe.wait(stage, q / S);
     const LookbackTilePlace<P, Plan> at_a(a < 0 ? 0 : a);
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)

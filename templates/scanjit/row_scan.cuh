@@ -76,7 +76,7 @@ template <class Op, class Acc> struct ChunkMonoid<Op, Acc, true> {
 
 template <class P, class Plan, long long kChunkRows>
 __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, const u8 *mask,
-                                                   typename P::Out *out, bool bulk, long long rows) {
+                                                   typename P::Out *out, long long rows) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   constexpr bool kSegmented = kChunkRows > 1;
@@ -119,7 +119,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   };
   auto issue = [&](long long q) {
     const Place p = place(q);
-    pipe.issue(bulk, int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start, p.elems);
+    pipe.issue(int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start, p.elems);
   };
   const bool staged = Pipe::kCanStageOutput && aligned16(out);
   pipe.init();
@@ -130,7 +130,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   RunningPrefix<M> carry;
   for (long long q = 0; q < items; ++q) {
     const int stage = int(q % S);
-    (void)pipe.wait(bulk, stage, q / S);
+    (void)pipe.wait(stage, q / S);
     if (q % kTiles == 0)
       carry.reset();
     const Place p = place(q);
@@ -289,7 +289,7 @@ __device__ __forceinline__ void row_scan(const void *in_, const u8 *mask, void *
   if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
     row_scan_grid<P, Plan, 1>(in, mask, out, lines);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
-    row_scan_pipelined<P, Plan, 1>(in, mask, out, bulk_inputs_aligned<P>(in, mask), lines);
+    row_scan_pipelined<P, Plan, 1>(in, mask, out, lines);
   else
     row_scan_direct<P, Plan>(in, mask, out, lines);
 }

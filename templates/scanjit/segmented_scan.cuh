@@ -102,8 +102,7 @@ __device__ __forceinline__ void segmented_scan(const void *in_, const u8 *mask, 
                                                 static_cast<typename P::Out *>(out_), lines);
   } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
     const typename P::In *in = static_cast<const typename P::In *>(in_);
-    row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_),
-                                                     bulk_inputs_aligned<P>(in, mask), lines);
+    row_scan_pipelined<P, Plan, Plan::kRowsPerChunk>(in, mask, static_cast<typename P::Out *>(out_), lines);
   } else {
     segmented_scan_direct<P, Plan>(in_, mask, out_, lines);
   }

@@ -6,10 +6,10 @@
 // thread 0 that the stage has been read and may be refilled.
 //
 // Bulk copies need 16-byte aligned tile starts and sizes: the planner checks
-// the strides and lengths, the kernel checks the pointers at run time and,
-// for unaligned ones, runs the same code with `bulk` false: the threads copy
-// each tile into its stage themselves when they wait for it (slower, but one
-// scan path to compile instead of two).
+// the strides and lengths, and the runtime launches such a plan only with
+// input and mask pointers on the 16-byte grid (others take the spec's
+// off-grid plan: KernelEntry::offGridEntry in runtime/KernelRegistry.h),
+// so no kernel carries a second, thread-filled path.
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
@@ -31,10 +31,6 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   alignas(16) unsigned char mask[kStages][kMaskBytes];
   u64 full[kStages];
   long long item[kStages]; // the work item the stage holds (set by the issuer)
-  // Without bulk copies: where the threads copy a stage from when waiting.
-  const In *source_in[kStages];
-  const MaskItem *source_mask[kStages];
-  int elems[kStages];
 
   // Every thread; a block barrier must follow.
   __device__ __forceinline__ void init() {
@@ -46,17 +42,10 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
     }
   }
 
-  // Thread 0: stage `s` receives `elems` elements from `src_in` (and the
+  // Thread 0: stage `s` receives `count` elements from `src_in` (and the
   // mask from `src_mask`) for work item `work`.
-  __device__ __forceinline__ void issue(bool bulk, int s, long long work, const In *src_in, const MaskItem *src_mask,
-                                        int count) {
+  __device__ __forceinline__ void issue(int s, long long work, const In *src_in, const MaskItem *src_mask, int count) {
     item[s] = work;
-    if (!bulk) {
-      source_in[s] = src_in;
-      source_mask[s] = src_mask;
-      elems[s] = count;
-      return;
-    }
     const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
     const unsigned mask_bytes = P::kMask ? unsigned(count) * unsigned(sizeof(MaskItem)) : 0u;
     mbarrier_arrive_expect_tx(&full[s], in_bytes + mask_bytes);
@@ -66,55 +55,16 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   }
 
   // Thread 0: stage `s` completes its phase with no data (no work left).
-  __device__ __forceinline__ void issue_end(bool bulk, int s) {
+  __device__ __forceinline__ void issue_end(int s) {
     item[s] = -1;
-    if (bulk)
-      mbarrier_arrive(&full[s]);
+    mbarrier_arrive(&full[s]);
   }
 
-  // Use number `use` (0, 1, 2, ...) of stage `s`: wait for its data. Every
-  // thread calls it (without bulk copies it copies the stage, with barriers:
-  // kCopyBatch words a thread in flight (copy_words()), or 1: an element).
-  template <int kCopyBatch = 4>
-  __device__ __forceinline__ long long wait(bool bulk, int s, long long use) {
-    if (bulk) {
-      mbarrier_wait(&full[s], unsigned(use & 1));
-      return item[s];
-    }
-    __syncthreads(); // the issuer's record is visible
-    const long long work = item[s];
-    if (work >= 0) {
-      const int n = elems[s];
-      if (kCopyBatch > 1 && sizeof(In) % 4 == 0 && reinterpret_cast<u64>(source_in[s]) % 4 == 0)
-        copy_words<kCopyBatch>(reinterpret_cast<unsigned *>(in[s]), reinterpret_cast<const unsigned *>(source_in[s]),
-                               n * int(sizeof(In) / 4));
-      else
-        for (int i = threadIdx.x; i < n; i += blockDim.x)
-          reinterpret_cast<In *>(in[s])[i] = source_in[s][i];
-      if (P::kMask)
-        for (int i = threadIdx.x; i < n; i += blockDim.x)
-          reinterpret_cast<MaskItem *>(mask[s])[i] = source_mask[s][i];
-    }
-    __syncthreads();
-    return work;
-  }
-
-  // The block copies `n` words, each thread kBatch loads in flight before
-  // its stores (H100, one at a time: f32[4096,4096] dim=1 one element in
-  // 2.4x copy, 4 at a time 1.4).
-  template <int kBatch> static __device__ __forceinline__ void copy_words(unsigned *dst, const unsigned *src, int n) {
-    const int step = int(blockDim.x);
-    for (int i = int(threadIdx.x); i < n; i += kBatch * step) {
-      unsigned w[kBatch];
-#pragma unroll
-      for (int k = 0; k < kBatch; ++k)
-        if (i + k * step < n)
-          w[k] = __ldcs(src + i + k * step);
-#pragma unroll
-      for (int k = 0; k < kBatch; ++k)
-        if (i + k * step < n)
-          dst[i + k * step] = w[k];
-    }
+  // Use number `use` (0, 1, 2, ...) of stage `s`: every thread waits for its
+  // data and gets its work item.
+  __device__ __forceinline__ long long wait(int s, long long use) {
+    mbarrier_wait(&full[s], unsigned(use & 1));
+    return item[s];
   }
 
   // This thread's kItems elements at `first` (of the stage), lifted to the
