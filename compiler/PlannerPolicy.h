@@ -108,20 +108,26 @@ struct SegmentedPolicy {
 
 struct ColumnPolicy {
   // Rows (of the contiguous dim) of at most this many bytes and 16 columns
-  // are scanned as lines of the look-back, a block taking a tile step of
-  // all of them through shared memory (lookback_lanes.cuh): f32[1048576,2]
-  // dim=0 took 67x copy in panels of 64 columns holding 2, f32[2097152,8]
-  // 27x (BENCHMARKS.md).
+  // are scanned as lines of the look-back, packed into one row where
+  // kMaxPackedBytes allows (packed_lanes.cuh), else a block taking a tile
+  // step of all of them through shared memory (lookback_lanes.cuh):
+  // f32[1048576,2] dim=0 took 67x copy in panels of 64 columns holding 2,
+  // f32[2097152,8] 27x (BENCHMARKS.md).
   static constexpr int kNarrowRowBytes = 64;
   static constexpr int kMaxLanes = 16;
-  // Sums, products, max and min (masked or not) of groups of up to this many bytes
-  // of accumulators (a look-back's published value) whose rows lie on the
-  // 16-byte grid are scanned packed, a group's rows as one row of items
-  // (packed_lanes.cuh), by the pipelined look-back.
+  // Sums, products, max and min (masked or not) of groups of up to this
+  // many bytes of accumulators (a look-back's published value) whose rows
+  // lie on the 16-byte grid are scanned packed, a group's rows as one row
+  // of items (packed_lanes.cuh), by the pipelined look-back: f32[8388608,2]
+  // dim=0 2.4 -> 1.2 of copy, f16 [8388608,4] 4.6 -> 1.8 (H100,
+  // BENCHMARKS.md). Wider groups spilled in the first cut (bf16 x 8: 3860
+  // stores, i32 -> i64 x 4: 128).
   static constexpr int kMaxPackedBytes = 16;
+  // A packed tile: about this much input, within this many bytes of
+  // accumulators a thread (f64 x 2: 4 items 1.5 of copy, 2 items 2.2).
   static constexpr int kPackedTileBytes = 16 * 1024;
   static constexpr int kPackedAccBytes = 64;
-  // Such a step's rows of all the group's lines, in and out, in at most
+  // Unpacked, a step's rows of all the group's lines, in and out, in at most
   // this many bytes of shared memory: wider rows take smaller blocks.
   static constexpr int kLanesStageBytes = 64 * 1024;
   // Lines at a stride load 4 items a thread, not the row family's 8 (H100,

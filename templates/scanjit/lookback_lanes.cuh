@@ -5,7 +5,10 @@
 // every line's tile and publishes the totals, finds each line's prefix by
 // the same look-back as any tile, then scans each line's tile from there
 // (its items a stride apart) and stores the rows back coalesced. Each
-// sector is read and written once, whole.
+// sector is read and written once, whole. Narrow columns of a cheap combine
+// whose rows lie on the 16-byte grid are scanned packed instead
+// (packed_lanes.cuh); this kernel takes log-sum-exp, groups of more than 16
+// bytes of accumulators, rows off the grid and launches whose pointers are.
 #pragma once
 
 #include "scanjit/lookback_scan.cuh"
