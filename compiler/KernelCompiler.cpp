@@ -6,10 +6,12 @@
 
 namespace scanjit {
 
-llvm::Expected<KernelPlan> planForTarget(const ScanSpec &spec, const Target &target) {
+llvm::Expected<KernelPlan> planForTarget(const ScanSpec &spec, const Target &target, bool offGrid) {
   auto tuning = planTuningFromEnvironment();
   if (!tuning)
     return tuning.takeError();
+  if (offGrid)
+    tuning->offGrid = 1;
   return planKernel(spec, *tuning, target);
 }
 

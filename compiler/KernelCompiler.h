@@ -15,8 +15,10 @@ struct GeneratedKernel {
 };
 
 /// The plan for `target`'s arch, with SCANJIT_PLAN_TUNE applied (if set):
-/// what every compile and lookup of `spec` plans by.
-llvm::Expected<KernelPlan> planForTarget(const ScanSpec &spec, const Target &target);
+/// what every compile and lookup of `spec` plans by. `offGrid`: the plan for
+/// launches whose input or mask pointers lie off the 16-byte grid
+/// (PlanTuning::offGrid).
+llvm::Expected<KernelPlan> planForTarget(const ScanSpec &spec, const Target &target, bool offGrid = false);
 
 /// Plans (planForTarget) and emits; never compiles. The default target is sm_90.
 llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Target &target = {});

@@ -208,25 +208,21 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
          rows * tilesPerRow <= policy::kMaxGrid;
 }
 
-// How a look-back plan's rows lie: contiguous (stages, on the 16-byte grid
-// or not), at a stride (each thread loads its items), or narrow columns
-// packed into one row of items of `lanes` elements (packed_lanes.cuh; on
-// the grid: packedLanes() checked).
-enum class LookbackRows { Contiguous, Strided, Packed };
-
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
+// Packed narrow columns (plan.packedLanes, set by the caller) are one
+// contiguous row of items of that many elements, on the 16-byte grid
+// (packedLanes() checked); strided lines load their items at the stride.
 void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
-                  int64_t rows, int threads, int items, LookbackRows kind = LookbackRows::Contiguous,
-                  int lanes = 1) {
+                  int64_t rows, int threads, int items, bool contiguousRows = true) {
   plan.family = KernelFamily::RowLookback;
   plan.threads = threads;
   plan.items = items;
-  const bool contiguousRows = kind != LookbackRows::Strided;
+  const int lanes = std::max(1, plan.packedLanes);
   // Two blocks of 512 threads leave 64 registers a thread: enough for a
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
   const bool smallTile = smallRegisterTile(spec, plan.items * lanes);
-  plan.edges = kind == LookbackRows::Contiguous && !rowsOnTheGrid(spec, tuning, plan);
+  plan.edges = contiguousRows && lanes == 1 && !rowsOnTheGrid(spec, tuning, plan);
   // (Edges plans need more registers than the lean plan's 40.)
   // (Packed lanes' windows and published values are `lanes` times wider:
   // 12-32 spills in the lean plan's 40 registers.)
@@ -556,14 +552,11 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     return false;
   const int64_t packed = arch.bulkCopy && !tuning.offGrid ? packedLanes(spec, plan.geometry) : 0;
   if (packed > 1) {
-    // One row of packed rows: the look-back's pipelined tiles, of as many
-    // elements as a row's (items of `packed` elements each).
-    int packedThreads, packedItems;
-    lookbackBlock(spec, tuning, false, packedThreads, packedItems);
-    packedItems = pick(tuning.items, packedLanesItems(spec, packedThreads, packed));
+    // One row of packed rows: the look-back's pipelined tiles in a row's
+    // blocks (items of `packed` elements each).
     plan.packedLanes = int(packed); // (its stages hold packed items)
-    planLookback(arch, spec, tuning, plan, rows / packed, packedThreads, packedItems, LookbackRows::Packed,
-                 int(packed));
+    planLookback(arch, spec, tuning, plan, rows / packed, threads,
+                 pick(tuning.items, packedLanesItems(spec, threads, packed)));
     if (plan.stages > 0)
       return true;
     plan.packedLanes = 0;
@@ -573,7 +566,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     threads = int(std::clamp<int64_t>(policy::ColumnPolicy::kLanesStageBytes /
                                           (int64_t(items) * lanes * (dtypeSize(spec.in) + dtypeSize(spec.out))) / 32 * 32,
                                       64, threads));
-  planLookback(arch, spec, tuning, plan, rows, threads, items, LookbackRows::Strided);
+  planLookback(arch, spec, tuning, plan, rows, threads, items, /*contiguousRows=*/false);
   if (lanes > 1) {
     // A block per tile step of a group of lanes (lookback_lanes.cuh).
     plan.sharedBytes = lanesSharedBytes(spec, int64_t(threads) * items * lanes);

@@ -59,6 +59,28 @@ llvm::Expected<std::shared_ptr<const ClassKernel>> classKernel(const ScanSpec &s
   });
 }
 
+// A new entry for `spec` planned as `plan`, with its class's kernel (none
+// for an Empty plan), remembered by spec under `key` (a racing thread's
+// entry wins). Allocated only on a miss: a hit is the per-call path.
+llvm::Expected<KernelEntryPtr> newEntry(llvm::StringRef key, const ScanSpec &spec, std::string specText,
+                                        const Target &target, llvm::Expected<KernelPlan> plan) {
+  if (!plan)
+    return plan.takeError();
+  auto entry = std::make_shared<KernelEntry>();
+  entry->spec = spec;
+  entry->target = target;
+  entry->specText = std::move(specText);
+  entry->plan = std::move(*plan);
+  if (entry->plan.family != KernelFamily::Empty) {
+    auto kernel = classKernel(spec, entry->plan, target);
+    if (!kernel)
+      return kernel.takeError();
+    entry->kernel = std::move(*kernel);
+  }
+  entry->planText = entry->plan.toString();
+  return rememberEntry(registry().bySpec, key, std::move(entry));
+}
+
 } // namespace
 
 llvm::Expected<CUfunction> ClassKernel::function(CUcontext ctx) const {
@@ -95,21 +117,10 @@ llvm::Expected<const KernelEntry *> KernelEntry::offGridEntry() const {
   key += specText;
   KernelEntryPtr entry = findEntry(r.bySpec, key);
   if (!entry) {
-    auto tuning = planTuningFromEnvironment();
-    if (!tuning)
-      return tuning.takeError();
-    tuning->offGrid = 1;
-    auto made = std::make_shared<KernelEntry>();
-    made->spec = spec;
-    made->target = target;
-    made->specText = specText;
-    made->plan = planKernel(spec, *tuning, target);
-    auto kernel = classKernel(spec, made->plan, target);
-    if (!kernel)
-      return kernel.takeError();
-    made->kernel = std::move(*kernel);
-    made->planText = made->plan.toString();
-    entry = rememberEntry(r.bySpec, key, std::move(made));
+    auto made = newEntry(key, spec, specText, target, planForTarget(spec, target, /*offGrid=*/true));
+    if (!made)
+      return made.takeError();
+    entry = std::move(*made);
   }
   offGrid_.store(entry.get(), std::memory_order_release);
   return entry.get();
@@ -127,23 +138,7 @@ llvm::Expected<KernelEntryPtr> findOrCompile(const ScanSpec &spec, const Target 
   specKey += specText;
   if (KernelEntryPtr hit = findEntry(r.bySpec, specKey))
     return hit;
-  auto plan = planForTarget(spec, target);
-  if (!plan)
-    return plan.takeError();
-  // (Allocated only on a miss: a hit is the per-call path.)
-  auto entry = std::make_shared<KernelEntry>();
-  entry->specText = std::move(specText);
-  entry->spec = spec;
-  entry->target = target;
-  entry->plan = std::move(*plan);
-  if (entry->plan.family != KernelFamily::Empty) {
-    auto kernel = classKernel(spec, entry->plan, target);
-    if (!kernel)
-      return kernel.takeError();
-    entry->kernel = std::move(*kernel);
-  }
-  entry->planText = entry->plan.toString();
-  return rememberEntry(r.bySpec, specKey, std::move(entry));
+  return newEntry(specKey, spec, std::move(specText), target, planForTarget(spec, target));
 }
 
 llvm::Expected<KernelEntryPtr> findOrCompile(llvm::StringRef specText, const Target &target) {
