@@ -41,13 +41,9 @@ TEST(Edges, RowFamilyOddLengthsAndOffsets) {
   };
   for (const std::string &s : specs)
     expectEdgesPlan(s, KernelFamily::Row);
-  precompile(specs);
-  for (const std::string &s : specs) {
-    expectCasePasses(s);
-    expectCasePasses(s, offsets(1, 3, 0));  // input and mask in, output aligned
-    expectCasePasses(s, offsets(3, 0, 2));  // all three apart
-    expectCasePasses(s, offsets(2, 2, 2));  // all three together
-  }
+  expectCasesPass(specs, {offsets(1, 3, 0),    // input and mask in, output aligned
+                          offsets(3, 0, 2),    // all three apart
+                          offsets(2, 2, 2)});  // all three together
 }
 
 TEST(Edges, LookbackOddLengthsAndOffsets) {
@@ -60,12 +56,7 @@ TEST(Edges, LookbackOddLengthsAndOffsets) {
   };
   for (const std::string &s : specs)
     expectEdgesPlan(s, KernelFamily::RowLookback);
-  precompile(specs);
-  for (const std::string &s : specs) {
-    expectCasePasses(s);
-    expectCasePasses(s, offsets(1, 5, 0));
-    expectCasePasses(s, offsets(3, 0, 1));
-  }
+  expectCasesPass(specs, {offsets(1, 5, 0), offsets(3, 0, 1)});
 }
 
 TEST(Edges, SegmentedOddRowsAndOffsets) {
@@ -75,11 +66,7 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   const std::vector<std::string> specs = {"sum f32[7777,333] dim=1", "sum f32[5000,37] dim=1 mask reverse",
                                           "max f16[3000,101] dim=1 exclusive",
                                           "sum i32[4001,63] dim=1 mask reverse exclusive"};
-  precompile(specs);
-  for (const std::string &s : specs) {
-    expectCasePasses(s);
-    expectCasePasses(s, offsets(1, 3, 2));
-  }
+  expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
 TEST(Edges, ColumnOddCountsAndOffsets) {
@@ -96,12 +83,7 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
   };
   for (const std::string &s : specs)
     expectEdgesPlan(s, KernelFamily::Column);
-  precompile(specs);
-  for (const std::string &s : specs) {
-    expectCasePasses(s);
-    expectCasePasses(s, offsets(1, 3, 0));
-    expectCasePasses(s, offsets(3, 1, 2));
-  }
+  expectCasesPass(specs, {offsets(1, 3, 0), offsets(3, 1, 2)});
 }
 
 TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
@@ -109,8 +91,8 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
   // shared memory (lookback_lanes.cuh); views with no contiguous dim load
-  // at their stride. No stages, any alignment. (Unmasked cheap combines on
-  // the 16-byte grid are packed: the next test.)
+  // at their stride. No stages, any alignment. (Cheap combines on the
+  // 16-byte grid are packed: the next test.)
   const std::vector<std::string> specs = {
       "sum f32[300001,2] dim=0",           "sum f16[200003,3] dim=0 mask reverse",
       "max f64[100001,3] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
@@ -126,11 +108,7 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
     EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
     EXPECT_EQ(plan.stages, 0) << s;
   }
-  precompile(specs);
-  for (const std::string &s : specs) {
-    expectCasePasses(s);
-    expectCasePasses(s, offsets(1, 3, 2));
-  }
+  expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
 TEST(Edges, NarrowColumnsPackedIntoOneRow) {
@@ -138,8 +116,9 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   // Narrow columns on the 16-byte grid, masked or not, of a cheap combine: one
   // row of packed rows through the pipelined look-back (packed_lanes.cuh),
   // every dtype's lanes, both directions, batches around the group, row
-  // counts that end inside a tile, and pointers a few elements in (the
-  // stages then filled by the threads, the results stored directly).
+  // counts that end inside a tile, an input a few elements in (the spec's
+  // off-grid plan: the columns unpacked) and an output a few elements in
+  // (its results stored directly).
   const std::vector<std::string> specs = {
       "sum f32[300000,2] dim=0",           "sum f32[1048576,2] dim=0 reverse exclusive",
       "max f64[100001,2] dim=0 exclusive", "sum f32[4,100000,3] dim=1",
@@ -157,12 +136,7 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
     EXPECT_GT(plan.stages, 0) << s;
     EXPECT_FALSE(plan.edges) << s;
   }
-  precompile(specs);
-  for (const std::string &s : specs) {
-    expectCasePasses(s);
-    expectCasePasses(s, offsets(1, 0, 0));
-    expectCasePasses(s, offsets(0, 0, 3));
-  }
+  expectCasesPass(specs, {offsets(1, 0, 0), offsets(0, 0, 3)});
 }
 
 TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {

@@ -165,10 +165,13 @@ void precompile(const std::vector<std::string> &specs) {
     t.join();
 }
 
-void expectCasesPass(const std::vector<std::string> &specs) {
+void expectCasesPass(const std::vector<std::string> &specs, const std::vector<CaseOptions> &placements) {
   precompile(specs);
-  for (const std::string &s : specs)
+  for (const std::string &s : specs) {
     expectCasePasses(s);
+    for (const CaseOptions &placed : placements)
+      expectCasePasses(s, placed);
+  }
 }
 
 ::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan) {

@@ -52,8 +52,9 @@ std::string cliPath();
 /// runs them one after another.
 void precompile(const std::vector<std::string> &specs);
 
-/// Precompiles specs, then asserts each passes, one after another.
-void expectCasesPass(const std::vector<std::string> &specs);
+/// Precompiles specs, then asserts each passes, one after another: as
+/// placed by default, then at each of `placements` (pointers apart).
+void expectCasesPass(const std::vector<std::string> &specs, const std::vector<CaseOptions> &placements = {});
 
 /// The plan `text` gets, under the current tuning (SCANJIT_PLAN_TUNE).
 ::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan);
