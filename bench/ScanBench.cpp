@@ -35,7 +35,8 @@ namespace {
 struct Case {
   const char *suite;
   std::string spec;
-  int offset = 0; // elements the input's and mask's pointers lie past their buffers' (aligned) starts
+  int offset = 0;    // elements the input's and mask's pointers lie past their buffers' (aligned) starts
+  int outOffset = 0; // elements the output lies past its placement (on the 16-byte grid)
 };
 
 const Case kCases[] = {
@@ -193,12 +194,18 @@ int main(int argc, char **argv) {
     if (std::find(suites.begin(), suites.end(), "all") != suites.end() ||
         std::find(suites.begin(), suites.end(), c.suite) != suites.end())
       cases.push_back(c);
-  // --spec "<spec>@N": the input and mask pointers N elements in.
+  // --spec "<spec>@N": the input and mask pointers N elements in;
+  // "<spec>@N:M": and the output M elements in (input and output off the
+  // 16-byte grid relative to each other when N and M differ).
   for (const std::string &text : customSpecs) {
     const size_t at = text.rfind('@');
     Case c{"custom", text.substr(0, at)};
-    if (at != std::string::npos)
+    if (at != std::string::npos) {
       c.offset = std::atoi(text.c_str() + at + 1);
+      const size_t colon = text.find(':', at);
+      if (colon != std::string::npos)
+        c.outOffset = std::atoi(text.c_str() + colon + 1);
+    }
     cases.push_back(c);
   }
   try {
@@ -233,8 +240,10 @@ int main(int argc, char **argv) {
       // The kernel at each output placement (kPlacementStride), then the copy.
       std::vector<Placement> placed;
       for (int p = 0; p < (freshBuffers ? 1 : placements); ++p) {
-        DeviceBuffer freshOut(freshBuffers ? outBytes : 0);
-        const size_t at = freshBuffers ? 0 : outOffset + size_t(p) * kPlacementStride;
+        const size_t outIn = size_t(c.outOffset) * dtypeSize(spec.out);
+        DeviceBuffer freshOut(freshBuffers ? outIn + outBytes : 0);
+        const size_t at =
+            (freshBuffers ? 0 : outOffset + size_t(p) * kPlacementStride) + outIn;
         const DeviceBuffer &outBuffer = freshBuffers ? freshOut : outputs.atLeast(at + outBytes, 0xff);
         auto launch = [&] { kernel.launch(outBuffer.at(at), in.at(inAt), mask ? mask->at(c.offset) : nullptr, nullptr); };
         placed.push_back({int64_t(outBuffer.get() + at), medianMillis(launch, nullptr, timing)});
@@ -248,7 +257,9 @@ int main(int argc, char **argv) {
                        : copyMillis(copyDestination.atLeast(moved / 2, 0).get(),
                                     copySource.atLeast(moved / 2, 0x3c).get(), moved / 2, nullptr, timing);
       std::string family = kernel.plan().substr(7, kernel.plan().find(' ') - 7);
-      const std::string shown = c.offset ? c.spec + " @" + std::to_string(c.offset) : c.spec;
+      std::string shown = c.offset || c.outOffset ? c.spec + " @" + std::to_string(c.offset) : c.spec;
+      if (c.outOffset)
+        shown += ":" + std::to_string(c.outOffset);
       llvm::outs() << llvm::formatv("| {0} | `{1}` | {2} | {3:f3} | {4:f0} | {5:f3} | {6:f2} | {7:f2}-{8:f2} |\n",
                                     c.suite, shown, family, ms, moved / ms / 1e6, copy, ms / copy,
                                     byTime.front().ms / copy, byTime.back().ms / copy);
@@ -256,7 +267,7 @@ int main(int argc, char **argv) {
       llvm::json::Array placements;
       for (const Placement &p : placed)
         placements.push_back(llvm::json::Object{{"out_address", p.outAddress}, {"ms", p.ms}});
-      rows.push_back(llvm::json::Object{{"suite", c.suite}, {"spec", c.spec}, {"offset", c.offset}, {"plan", kernel.plan()},
+      rows.push_back(llvm::json::Object{{"suite", c.suite}, {"spec", c.spec}, {"offset", c.offset}, {"out_offset", c.outOffset}, {"plan", kernel.plan()},
                                         {"ms", ms}, {"copy_ms", copy}, {"ratio", ms / copy},
                                         {"bytes", int64_t(moved)}, {"device", device}, {"run", run},
                                         {"in_address", int64_t(in.get())}, {"fresh_buffers", freshBuffers},

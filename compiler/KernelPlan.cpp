@@ -71,6 +71,11 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " warp_rows=1";
   if (p.edges)
     os << " edges=1";
+  // Staged tiles lie on the input's (and mask's) 16-byte grid; the output
+  // leaves by bulk stores where it shares that grid, else by coalesced
+  // stores (an output pointer off the input's grid: BENCHMARKS.md).
+  if (p.stages > 0)
+    os << " aligned=in";
   if (p.packedLanes > 1)
     os << " packed_lanes=" << p.packedLanes;
   if (p.runtimeBatch)

@@ -91,6 +91,49 @@ __device__ __forceinline__ void store_converted_shared(typename P::Out *p, const
     reinterpret_cast<typename V::Word *>(p)[i] = w[i];
 }
 
+// A warp's run of 32 x N consecutive results (lane l holds slots
+// [lN, lN + N)) stored at `out`, slot 0's element, where slots [lo, hi)
+// exist: through `scratch` (the warp's 32 x N elements of shared memory,
+// aligned to 16 bytes), so that each store is coalesced across the lanes:
+// whole 16-byte words when the run is whole and `out` on the grid, else
+// single elements. For runs longer than two vectors a thread (i64 results
+// of u8 rows: 1.8x copy from registers) or outputs off the grid (strided
+// scalars: 2-3.7x).
+template <class P, int N>
+__device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, int lo, int hi,
+                                                         typename P::Out *scratch, const typename P::Acc (&r)[N]) {
+  typedef typename P::Out Out;
+  constexpr int kRun = 32 * N;
+  const int lane = int(threadIdx.x & 31);
+  __syncwarp(); // the lanes have read the warp's previous run
+  store_converted_shared<P, N>(scratch + lane * N, r);
+  __syncwarp();
+  constexpr int kWordElems = 16 / int(sizeof(Out));
+  if constexpr (sizeof(Out) <= 16 && 16 % sizeof(Out) == 0 && kRun % (32 * kWordElems) == 0) {
+    if (lo <= 0 && hi >= kRun && VectorAccess<Out, kWordElems>::is_aligned(out)) {
+#pragma unroll
+      for (int w = lane; w < kRun / kWordElems; w += 32) {
+        Out v[kWordElems];
+        VectorAccess<Out, kWordElems>::load_shared(scratch + w * kWordElems, v);
+        VectorAccess<Out, kWordElems>::store(out + w * kWordElems, v);
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < N; ++m) {
+    const int slot = lane + 32 * m;
+    if (slot >= lo && slot < hi)
+      out[slot] = scratch[slot];
+  }
+}
+
+// Whether a thread's run of N results leaves better through the warp's
+// shared scratch (store_converted_warp_run) than from its registers.
+template <class Out, int N> __device__ __forceinline__ bool store_by_warp_run(const Out *out) {
+  return N * sizeof(Out) > 32 || !VectorAccess<Out, N>::is_aligned(out);
+}
+
 // The same for a run of which only elements [lo, hi) exist (the edges of a
 // tile on the 16-byte grid: lo > 0 before a row's first element).
 template <class P, int N, class Index>

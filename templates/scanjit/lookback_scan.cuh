@@ -402,7 +402,8 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
   typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
-  const bool staged = Pipe::kCanStageOutput && aligned16(out);
+  constexpr bool staged = Pipe::kCanStageOutput;
+  const bool out_on_grid = aligned16(out);
   LookbackAgent<P, Plan> agent(sh.storage);
   // Thread 0 takes each ticket one issue ahead: the atomic's round trip
   // overlaps a tile instead of stalling the reading warp before its window.
@@ -461,11 +462,9 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       const bool no_heads[I] = {};
       agent.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), no_heads, r);
       const int a_stage = int((q + S - 1) % S);
-      if constexpr (Pipe::kCanStageOutput) {
-        if (staged)
-          pipe.store_through_stage(a_stage, out + at_a.o.out + at_a.start, at_a.elems(), r);
-      }
-      if (!staged) {
+      if constexpr (staged) {
+        pipe.store_through_stage(a_stage, out + at_a.o.out + at_a.start, at_a.elems(), out_on_grid, r);
+      } else {
         const Index start = at_a.start + Index(threadIdx.x) * I;
         store_converted<P, I, 1>(out + at_a.o.out + start, Index(P::kLength) - start, r);
       }

@@ -121,7 +121,8 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
     const Place p = place(q);
     pipe.issue(int(q % S), q, in + p.o.in + p.start, mask + p.o.mask + p.start, p.elems);
   };
-  const bool staged = Pipe::kCanStageOutput && aligned16(out);
+  constexpr bool staged = Pipe::kCanStageOutput;
+  const bool out_on_grid = aligned16(out);
   pipe.init();
   __syncthreads();
   if (threadIdx.x == 0)
@@ -148,14 +149,12 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
       if (threadIdx.x == 0 && refill < items && (!staged || q >= 1))
         issue(refill);
     });
-    if constexpr (Pipe::kCanStageOutput) {
-      if (staged) {
-        pipe.store_through_stage(stage, out + p.o.out + p.start, p.elems, r);
-        continue;
-      }
+    if constexpr (staged) {
+      pipe.store_through_stage(stage, out + p.o.out + p.start, p.elems, out_on_grid, r);
+    } else {
+      const Index start = p.start + Index(threadIdx.x) * I;
+      store_converted<P, I, 1>(out + p.o.out + start, Index(p.elems) - Index(threadIdx.x) * I, r);
     }
-    const Index start = p.start + Index(threadIdx.x) * I;
-    store_converted<P, I, 1>(out + p.o.out + start, Index(p.elems) - Index(threadIdx.x) * I, r);
   }
   pipe.drain_stores();
 }

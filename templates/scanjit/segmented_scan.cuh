@@ -28,6 +28,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
   __shared__ typename Agent::Storage storage;
+  __shared__ alignas(16) typename P::Out scratch[T * I];
   Agent agent(storage);
 
   // A chunk's tiles lie on its 16-byte grid (RowTiles), whatever the row
@@ -50,7 +51,14 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
       bool heads[I];
       with_row_heads<M, P::kReverse, L, I>(x, place_in_row<L, Index>(e), th, hi, heads, v);
       agent.consume(v, heads, r, carry);
-      store_converted_in<P, I>(out + start, lo - th, hi - th, r);
+      // (every thread's run lies alike on the grid: tiles start on the input's)
+      if (store_by_warp_run<typename P::Out, I>(out + Index(grid.first(0)) + first)) {
+        const Index run = Index(threadIdx.x & ~31) * I; // the warp's first slot
+        store_converted_warp_run<P, I>(out + first + Index(grid.first(m)) + run, int(lo - run), int(hi - run),
+                                       scratch + run, r);
+      } else {
+        store_converted_in<P, I>(out + start, lo - th, hi - th, r);
+      }
     }
   }
 }
@@ -59,7 +67,8 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
 // dividing the row: each row is kItems x W elements held by W consecutive
 // lanes (W a power of two), so a warp scans its rows alone. A thread scans
 // its items, the W lanes of a row scan their totals by shuffles, and no
-// block barrier or shared memory is needed (warp_rows=1 in the plan).
+// block barrier is needed (warp_rows=1 in the plan). Shared memory holds a
+// warp's results only where the output lies off its vector grid.
 template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
@@ -78,6 +87,8 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   const int lane = int(threadIdx.x & 31);
   const int pos = lane % W; // lane within its row, in memory order
   const long long warps = (long long)gridDim.x * (T / 32);
+  __shared__ alignas(16) typename P::Out scratch[T * I];
+  const bool by_warp = store_by_warp_run<typename P::Out, I>(out); // (every thread's run alike)
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const Index start = Index(run * kRun) + Index(lane) * I;
     const Index valid = Index(elems) - start;
@@ -89,7 +100,11 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     const Acc prefix = warp_exclusive_from_inclusive<M, P::kReverse, W>(incl, pos);
     const bool no_heads[I] = {};
     thread_results<M, Acc, P::kReverse, P::kExclusive, I>(local, prefix, no_heads, r);
-    store_converted<P, I, 1>(out + start, valid, r);
+    if (by_warp)
+      store_converted_warp_run<P, I>(out + Index(run * kRun), 0, int(min((long long)kRun, elems - run * kRun)),
+                                     scratch + (threadIdx.x & ~31) * I, r);
+    else
+      store_converted<P, I, 1>(out + start, valid, r);
   }
 }
 

@@ -88,33 +88,47 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   }
 
   // Results may leave through their stage when a stage can wait a tile for
-  // its refill (three or more) and output tiles start on 16-byte words (the
-  // caller checks the output pointer at run time).
+  // its refill (three or more) and output tiles lie a whole number of
+  // 16-byte words apart (where the output pointer lies is the launch's).
   static constexpr bool kCanStageOutput =
       kStages >= 3 && (P::kLength * sizeof(typename P::Out)) % 16 == 0 &&
       P::Lines::out_strides_in_words(sizeof(typename P::Out));
 
   // Output through a stage that has been read: each warp writes its
   // threads' results (a contiguous run of 32 x kItems elements), converted,
-  // into the stage, and lane 0 sends the run to global memory with one bulk
-  // copy (whole lines, no store instructions in the threads). Only the warp
-  // synchronizes. `dst` is the tile's first element (16-byte aligned, and
-  // the tile's bytes a multiple of 16), `count` the tile's elements. Before
-  // the stage is refilled, retire_stores() must have run on every warp.
+  // into the stage. A run that starts on a 16-byte word of the output
+  // leaves by one bulk copy from lane 0 (the tile's bytes are a multiple of
+  // 16); a run off the grid (an output pointer not on the input's grid) by
+  // the lanes' coalesced stores, instead of each thread's strided scalars
+  // (f16 rows: 7.4x copy). `dst` is the tile's first element, `count` the
+  // tile's elements, `on_grid` whether the output pointer (and so every
+  // tile's and warp's run) lies on the 16-byte grid. Only the warp
+  // synchronizes. Before the stage is refilled, retire_stores() must have
+  // run on every warp.
   template <int kItems>
-  __device__ __forceinline__ void store_through_stage(int s, typename P::Out *dst, int count,
+  __device__ __forceinline__ void store_through_stage(int s, typename P::Out *dst, int count, bool on_grid,
                                                       const typename P::Acc (&r)[kItems]) {
     typedef typename P::Out Out;
     static_assert(kTileElems * sizeof(Out) <= kInBytes, "the output tile must fit in its stage");
     Out *staged = reinterpret_cast<Out *>(in[s]);
     store_converted_shared<P, kItems>(staged + threadIdx.x * kItems, r);
-    fence_shared_to_async_proxy();
-    __syncwarp();
     const int first = (threadIdx.x & ~31) * kItems; // the warp's run
     const int n = min(32 * kItems, count - first);
-    if ((threadIdx.x & 31) == 0 && n > 0) {
-      bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, unsigned(n) * unsigned(sizeof(Out)));
-      bulk_commit_group();
+    if (on_grid) {
+      fence_shared_to_async_proxy();
+      __syncwarp();
+      if ((threadIdx.x & 31) == 0 && n > 0) {
+        bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, unsigned(n) * unsigned(sizeof(Out)));
+        bulk_commit_group();
+      }
+      return;
+    }
+    __syncwarp();
+#pragma unroll 1 // (the rare path: kept off the common path's registers)
+    for (int m = 0; m < kItems; ++m) {
+      const int slot = first + int(threadIdx.x & 31) + 32 * m;
+      if (slot < count)
+        dst[slot] = staged[slot];
     }
   }
 

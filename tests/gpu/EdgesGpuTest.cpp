@@ -62,10 +62,12 @@ TEST(Edges, LookbackOddLengthsAndOffsets) {
 TEST(Edges, SegmentedOddRowsAndOffsets) {
   SCANJIT_REQUIRE_GPU();
   // The direct segmented kernel tiles each chunk on its 16-byte grid; the
-  // staged one (stages=N) is an edges plan.
+  // staged one (stages=N) is an edges plan. 8-byte results of byte rows
+  // leave through the warp's scratch.
   const std::vector<std::string> specs = {"sum f32[7777,333] dim=1", "sum f32[5000,37] dim=1 mask reverse",
                                           "max f16[3000,101] dim=1 exclusive",
-                                          "sum i32[4001,63] dim=1 mask reverse exclusive"};
+                                          "sum i32[4001,63] dim=1 mask reverse exclusive",
+                                          "sum i8[3001,520] dim=1 mask reverse", "sum u8[2000,1000] dim=1"};
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
@@ -166,6 +168,28 @@ TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {
     const RuntimeStats second = runtimeStats();
     EXPECT_EQ(second.compiles + second.diskHits, first.compiles + first.diskHits) << s << ": no second kernel";
   }
+}
+
+TEST(Edges, OutputOffTheInputsGrid) {
+  SCANJIT_REQUIRE_GPU();
+  // Plans on the input's 16-byte grid (aligned=in) launched with the output
+  // a few elements off it: the staged families store the stage through the
+  // lanes, the warp-rows kernel through its shared scratch, the rest from
+  // registers. The input and mask stay on the grid (the spec's own plan).
+  const std::vector<std::string> specs = {
+      "sum f32[300,4096] dim=1",         "sum f32[300,4096] dim=1 mask reverse",
+      "sum f16[200,8192] dim=1 exclusive", "sum i32[200,4096] dim=1 reverse",
+      "max bf16[100,16384] dim=1 mask",  "sum f32[3000000] dim=0 reverse",
+      "sum f16[4,600000] dim=1 mask",    "sum f32[20000,256] dim=1",
+      "sum f32[40000,32] dim=1 mask reverse exclusive", "sum u8[4000,512] dim=1",
+      "sum f32[2048,2048] dim=0",        "prod f32[300000,2] dim=0 reverse",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_FALSE(plan.edges) << s;
+  }
+  expectCasesPass(specs, {offsets(0, 0, 1), offsets(0, 0, 3), offsets(2, 2, 1)});
 }
 
 } // namespace
