@@ -75,7 +75,7 @@ int64_t lookbackWorkspaceBytes(int64_t tiles, int accBytes) {
 
 int rowItems(const ScanSpec &spec) {
   int items = std::min(policy::RowPolicy::kBytesPerThread / dtypeSize(spec.in),
-                       policy::RowPolicy::kAccBytesPerThread / dtypeSize(accumulatorType(spec.in)));
+                       policy::RowPolicy::kAccBytesPerThread / dtypeSize(accumulatorType(spec.op, spec.in)));
   return std::clamp(items, 1, policy::RowPolicy::kMaxItems);
 }
 
@@ -183,7 +183,7 @@ int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan, int64_t ti
 // A look-back register tile of at most 32 bytes of 4-byte accumulators
 // (f32 x 8): the plans that fit more than one 512-thread block an SM.
 bool smallRegisterTile(const ScanSpec &spec, int items) {
-  const int accBytes = dtypeSize(accumulatorType(spec.in));
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   return accBytes == 4 && items * accBytes <= 32;
 }
 
@@ -195,7 +195,7 @@ void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, i
                std::min(rowItems(spec) * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
   const bool smallTile = smallRegisterTile(spec, items);
   threads = pick(tuning.threads, smallTile ? (edges ? policy::LookbackPolicy::kEdgesThreads : policy::LookbackPolicy::kThreads)
-                                 : edges || dtypeSize(accumulatorType(spec.in)) > 4
+                                 : edges || dtypeSize(accumulatorType(spec.op, spec.in)) > 4
                                      ? policy::LookbackPolicy::kLargeTileWideThreads
                                      : policy::LookbackPolicy::kLargeTileThreads);
 }
@@ -259,7 +259,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
-  plan.items = rowItems(spec);
+  plan.items = pick(tuning.items, rowItems(spec));
   const int64_t tile = int64_t(policy::RowPolicy::kThreads) * plan.items;
   const auto &lines = plan.geometry.lines;
   const bool contiguousRows =
@@ -304,7 +304,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   plan.family = KernelFamily::Row;
   if (spec.op == ScanOp::LogSumExp)
     plan.items = std::min(policy::RowPolicy::kMaxItems, policy::RowPolicy::kLogSumExpAccBytesPerThread /
-                                                            dtypeSize(accumulatorType(spec.in)));
+                                                            dtypeSize(accumulatorType(spec.op, spec.in)));
   plan.items = pick(tuning.items, plan.items);
   const int64_t threadsNeeded = ceilDiv(L, plan.items);
   auto blockFor = [&](int rowThreads) {
@@ -338,7 +338,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
 int columnVectorByBytes(const ScanSpec &spec) {
   return std::max(1, std::min({policy::ColumnPolicy::kLoadBytes / dtypeSize(spec.in),
                                policy::ColumnPolicy::kStoreBytes / dtypeSize(spec.out),
-                               policy::ColumnPolicy::kAccBytes / dtypeSize(accumulatorType(spec.in))}));
+                               policy::ColumnPolicy::kAccBytes / dtypeSize(accumulatorType(spec.op, spec.in))}));
 }
 
 // Columns per thread: as wide as the access budget allows while every
@@ -402,7 +402,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int64_t pad = edges ? 16 : 0;
   const int64_t rowBytes = panel * inBytes + pad, maskRowBytes = spec.mask ? panel + pad : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
-  const int64_t accBytes = dtypeSize(accumulatorType(spec.in));
+  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
   // Slice totals: per stage for resident pieces (bounded here as if so).
   const int64_t partialBytes = int64_t(stages) * groups * panel * accBytes;
@@ -518,7 +518,7 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
 int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
   if (c <= 1 || spec.op == ScanOp::LogSumExp ||
-      c * dtypeSize(accumulatorType(spec.in)) > policy::ColumnPolicy::kMaxPackedBytes)
+      c * dtypeSize(accumulatorType(spec.op, spec.in)) > policy::ColumnPolicy::kMaxPackedBytes)
     return 0;
   auto packs = [&](const GeometryDim &d) {
     return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0) && bulkStrides(spec, d);
@@ -533,7 +533,7 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
 // 2 items 1.7, 8 items 4.3; BENCHMARKS.md.)
 int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   const int64_t byTile = policy::ColumnPolicy::kPackedTileBytes / (threads * lanes * dtypeSize(spec.in));
-  const int64_t byAcc = policy::ColumnPolicy::kPackedAccBytes / (lanes * dtypeSize(accumulatorType(spec.in)));
+  const int64_t byAcc = policy::ColumnPolicy::kPackedAccBytes / (lanes * dtypeSize(accumulatorType(spec.op, spec.in)));
   return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
 }
 
@@ -671,7 +671,7 @@ int64_t linesPerBatch(const KernelPlan &plan) {
 }
 
 int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
-  const int accBytes = dtypeSize(accumulatorType(spec.in));
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   if (plan.family == KernelFamily::RowLookback)
     return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan, int64_t(plan.threads) * plan.items), accBytes);
   if (plan.family == KernelFamily::Column && plan.pieces > 1) {

@@ -36,6 +36,13 @@ Dims contiguousStrides(llvm::ArrayRef<int64_t> shape) {
   return strides;
 }
 
+DType accumulatorType(ScanOp op, DType in) {
+  const bool order = op == ScanOp::Max || op == ScanOp::Min;
+  if (order && isIntegral(in) && in != DType::I64)
+    return DType::I32;
+  return accumulatorType(in);
+}
+
 int64_t ScanSpec::numel() const {
   int64_t n = 1;
   for (int64_t s : shape)

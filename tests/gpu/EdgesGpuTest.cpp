@@ -36,7 +36,7 @@ TEST(Edges, RowFamilyOddLengthsAndOffsets) {
       "sum f16[64,3001] dim=1 mask",    "sum bf16[32,5003] dim=1 reverse",
       "max f64[32,2049] dim=1",         "sum i32[32,4093] dim=1 mask reverse",
       "sum u8[32,8191] dim=1",          "logsumexp f32[32,3333] dim=1 exclusive",
-      "min i16[32,1111] dim=1 mask",    "sum f32[2100,1101] dim=1 reverse exclusive",
+      "min i16[32,3333] dim=1 mask",    "sum f32[2100,1101] dim=1 reverse exclusive",
       "sum f32[64,1025] dim=1 strides=[1031,1] out_strides=[1029,1]",
   };
   for (const std::string &s : specs)

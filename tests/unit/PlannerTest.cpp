@@ -26,7 +26,17 @@ TEST(Planner, ItemsFollowTheInputWidth) {
   EXPECT_EQ(plan("sum f64[1024,65536] dim=1").items, 4);
   EXPECT_EQ(plan("sum f16[1024,65536] dim=1").items, 16);
   EXPECT_EQ(plan("sum u8[1024,65536] dim=1").items, 8); // capped by its 8-byte i64 accumulator
-  EXPECT_EQ(plan("max bool[1024,65536] dim=1").items, 8);
+  EXPECT_EQ(plan("max bool[1024,65536] dim=1").items, 16); // max/min of narrow integers: i32 accumulators
+  EXPECT_EQ(plan("min i64[1024,65536] dim=1").items, 4);
+}
+
+TEST(Planner, MaxAndMinOfNarrowIntegersAccumulateInI32) {
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::U8), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Min, DType::I32), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::Bool), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::I64), DType::I64);
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::U8), DType::I64); // sums still wrap like torch's i64
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::F16), DType::F32);
 }
 
 TEST(Planner, FewLongRowsAreChainedByLookback) {
