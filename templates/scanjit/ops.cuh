@@ -36,18 +36,14 @@ template <class In, class Acc> struct ProdOp {
 template <class In, class Acc> struct MaxOp {
   static __device__ __forceinline__ Acc identity() { return AccLimits<In, Acc>::lowest(); }
   static __device__ __forceinline__ Acc combine(Acc a, Acc b) {
-    if (is_nan(a)) return a;
-    if (is_nan(b)) return b;
-    return b >= a ? b : a;
+    return is_nan(a) || b < a ? a : b; // (a NaN b fails b < a: it takes over)
   }
 };
 
 template <class In, class Acc> struct MinOp {
   static __device__ __forceinline__ Acc identity() { return AccLimits<In, Acc>::highest(); }
   static __device__ __forceinline__ Acc combine(Acc a, Acc b) {
-    if (is_nan(a)) return a;
-    if (is_nan(b)) return b;
-    return b <= a ? b : a;
+    return is_nan(a) || b > a ? a : b;
   }
 };
 
