@@ -109,6 +109,19 @@ const Case kCases[] = {
     {"cliffs", "sum f16[8192,4096] dim=0"},
     {"cliffs", "sum f16[8192,4097] dim=0"},
     {"cliffs", "sum f32[8192,4097] dim=0 mask"},
+    // Input and output off each other's 16-byte grid (the output one element in).
+    {"cliffs", "sum f32[16384,4096] dim=1", 0, 1},
+    {"cliffs", "sum f16[8192,8192] dim=1", 0, 1},
+    {"cliffs", "sum i32[8192,8192] dim=1", 0, 1},
+    {"cliffs", "sum f32[262144,256] dim=1", 1, 1},
+    {"cliffs", "sum f32[16777216] dim=0", 0, 1},
+    {"cliffs", "sum f32[4096,4096] dim=0", 0, 1},
+    // Byte rows (i64 results) and narrow integers' max/min.
+    {"cliffs", "sum u8[65536,512] dim=1"},
+    {"cliffs", "max u8[65536,512] dim=1"},
+    {"cliffs", "max i16[16384,4097] dim=1"},
+    {"cliffs", "min bf16[4194304,4] dim=0 reverse"},
+    {"cliffs", "max f64[8388608,2] dim=0"},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
