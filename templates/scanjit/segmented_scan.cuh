@@ -39,6 +39,9 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
     const RowTiles<typename P::In, int(kTile)> grid(in + first, (long long)rows * L);
     const Index tiles = Index(grid.count());
     RunningPrefix<M> carry; // (rows start inside tiles: the heads cut it)
+    // Every thread's run lies alike on the output's grid: tiles start on the
+    // input's (the output element of the chunk's first input word decides).
+    const bool by_warp = store_by_warp_run<typename P::Out, I>(out + first + Index(grid.first(0)));
     for (Index k = 0; k < tiles; ++k) {
       const Index m = P::kReverse ? tiles - 1 - k : k;
       const Index lo = Index(grid.lo(m)), hi = Index(grid.hi(m));
@@ -51,8 +54,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
       bool heads[I];
       with_row_heads<M, P::kReverse, L, I>(x, place_in_row<L, Index>(e), th, hi, heads, v);
       agent.consume(v, heads, r, carry);
-      // (every thread's run lies alike on the grid: tiles start on the input's)
-      if (store_by_warp_run<typename P::Out, I>(out + Index(grid.first(0)) + first)) {
+      if (by_warp) {
         const Index run = Index(threadIdx.x & ~31) * I; // the warp's first slot
         store_converted_warp_run<P, I>(out + first + Index(grid.first(m)) + run, int(lo - run), int(hi - run),
                                        scratch + run, r);
