@@ -249,14 +249,13 @@ int main(int argc, char **argv) {
       const DeviceBuffer *mask = spec.mask ? &inputs.get(DType::Bool, ScanOp::Sum, span) : nullptr;
       const size_t inAt = size_t(c.offset) * dtypeSize(spec.in);
       const size_t outBytes = size_t(n) * dtypeSize(spec.out);
+      const size_t outIn = size_t(c.outOffset) * dtypeSize(spec.out); // the output's own offset
       const size_t moved = size_t(n) * (dtypeSize(spec.in) + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
       // The kernel at each output placement (kPlacementStride), then the copy.
       std::vector<Placement> placed;
       for (int p = 0; p < (freshBuffers ? 1 : placements); ++p) {
-        const size_t outIn = size_t(c.outOffset) * dtypeSize(spec.out);
         DeviceBuffer freshOut(freshBuffers ? outIn + outBytes : 0);
-        const size_t at =
-            (freshBuffers ? 0 : outOffset + size_t(p) * kPlacementStride) + outIn;
+        const size_t at = (freshBuffers ? 0 : outOffset + size_t(p) * kPlacementStride) + outIn;
         const DeviceBuffer &outBuffer = freshBuffers ? freshOut : outputs.atLeast(at + outBytes, 0xff);
         auto launch = [&] { kernel.launch(outBuffer.at(at), in.at(inAt), mask ? mask->at(c.offset) : nullptr, nullptr); };
         placed.push_back({int64_t(outBuffer.get() + at), medianMillis(launch, nullptr, timing)});
