@@ -60,10 +60,11 @@ static_assert({{workspace_used}} == {{workspace_per_batch}}LL,
 // The plan's blocks per SM (usually one: a higher floor makes ptxas spill
 // to chase occupancy; the planner asks for more only where registers allow).
 // `batch`: the outermost line dim's size where the plan takes it at launch
-// (batch=launch), else unused.
+// (batch=launch), else unused. `indices` (max/min specs with indices only):
+// each result's int64 index along the scan dim, at the output's strides.
 extern "C" __global__ void __launch_bounds__({{threads}}, scanjit::ArchMinBlocks<{{min_blocks}}, {{threads}}>::value)
 {{entry}}(const void *__restrict__ in, const unsigned char *__restrict__ mask, void *__restrict__ out,
-        void *__restrict__ workspace, long long batch) {
+        void *__restrict__ workspace, long long batch{{indices_param}}) {
   const long long lines = Problem::Lines::count(batch);
   {{family_call}};
 }
@@ -177,7 +178,9 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"out_size", std::to_string(dtypeSize(spec.out))},
       {"lines_per_batch", std::to_string(linesPerBatch(plan))},
       {"entry", plan.entry},
-      {"family_call", familyCall(plan.family)},
+      {"family_call", spec.indices ? "scanjit::indexed_strided_scan<Problem, Plan>(in, mask, out, indices, lines)"
+                                   : familyCall(plan.family)},
+      {"indices_param", spec.indices ? ", long long *__restrict__ indices" : ""},
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
       {"lookback_warps", std::to_string(plan.lookbackWarps)},
       {"workspace_used", workspaceUsed(plan.family)},

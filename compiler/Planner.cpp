@@ -42,6 +42,8 @@ std::string entryName(const ScanSpec &spec, KernelFamily family) {
     name += "_rev";
   if (spec.exclusive)
     name += "_excl";
+  if (spec.indices)
+    name += "_idx";
   return name;
 }
 
@@ -649,7 +651,12 @@ KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning, const Targ
   const auto &lines = plan.geometry.lines;
   auto isUnit = [&](const GeometryDim &d) { return unitStride(d, spec.mask); };
   auto inner = std::find_if(lines.begin(), lines.end(), isUnit);
-  if (isUnit(plan.geometry.scan))
+  // Each result's index rides along its value: so far only the strided
+  // family's warp-per-line kernel carries the pair (any layout; the others
+  // would each need their loads to know positions).
+  if (spec.indices)
+    planStrided(plan);
+  else if (isUnit(plan.geometry.scan))
     planRow(arch, spec, tuning, plan);
   else if (inner != lines.end()) {
     if (!(narrowColumns(spec, plan.geometry, *inner) && planLinesByLookback(arch, spec, tuning, plan)))

@@ -87,6 +87,8 @@ std::string ScanSpec::toString() const {
     os << " reverse";
   if (exclusive)
     os << " exclusive";
+  if (indices)
+    os << " indices";
   return os.str();
 }
 
@@ -94,7 +96,7 @@ bool operator==(const ScanSpec &a, const ScanSpec &b) {
   return a.op == b.op && a.in == b.in && a.out == b.out && a.shape == b.shape &&
          a.dim == b.dim && a.inStrides == b.inStrides && a.outStrides == b.outStrides &&
          a.maskStrides == b.maskStrides && a.mask == b.mask && a.reverse == b.reverse &&
-         a.exclusive == b.exclusive;
+         a.exclusive == b.exclusive && a.indices == b.indices;
 }
 
 } // namespace scanjit

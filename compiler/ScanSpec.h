@@ -45,6 +45,7 @@ struct ScanSpec {
   bool mask = false;
   bool reverse = false;
   bool exclusive = false;
+  bool indices = false; // max/min: also each result's int64 index along dim (torch.cummax's)
 
   int rank() const { return static_cast<int>(shape.size()); }
   int64_t numel() const;

@@ -131,10 +131,12 @@ llvm::Expected<ScanSpec> parseSpec(llvm::StringRef text) {
       spec.reverse = true;
     } else if (!hasValue && key == "exclusive") {
       spec.exclusive = true;
+    } else if (!hasValue && key == "indices") {
+      spec.indices = true;
     } else {
       return makeErrorF(ErrorCode::InvalidSpec,
                         "token '{0}': unknown token (expected dim=, strides=, out=, "
-                        "out_strides=, mask, mask_strides=, reverse or exclusive)",
+                        "out_strides=, mask, mask_strides=, reverse, exclusive or indices)",
                         token);
     }
   }

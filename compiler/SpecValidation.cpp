@@ -116,6 +116,8 @@ llvm::Error validateSpec(ScanSpec &spec) {
 
   if (llvm::Error e = checkTypes(spec))
     return e;
+  if (spec.indices && spec.op != ScanOp::Max && spec.op != ScanOp::Min)
+    return makeErrorF(ErrorCode::InvalidSpec, "'indices' is for max and min scans, not {0}", opName(spec.op));
   if (llvm::Error e = checkStrides(spec.inStrides, spec.shape, "strides"))
     return e;
   if (llvm::Error e = checkStrides(spec.outStrides, spec.shape, "out_strides"))
@@ -129,6 +131,9 @@ llvm::Error validateSpec(ScanSpec &spec) {
     return e;
   if (llvm::Error e = checkExtent(spec.shape, spec.outStrides, dtypeSize(spec.out), "out_strides"))
     return e;
+  if (spec.indices) // the indices (int64) lie at the output's strides
+    if (llvm::Error e = checkExtent(spec.shape, spec.outStrides, 8, "out_strides (of the indices)"))
+      return e;
   if (spec.mask)
     if (llvm::Error e = checkExtent(spec.shape, spec.maskStrides, 1, "mask_strides"))
       return e;

@@ -177,6 +177,15 @@ NB_MODULE(_core, m) {
       .def("launch_unchecked", onPointers(&Kernel::launchUnchecked), nb::arg("out"), nb::arg("x"), nb::arg("mask"),
            nb::arg("stream"),
            "launch() without the driver's check of each pointer (for tensors a framework vouches for).")
+      .def(
+          "launch_with_indices",
+          [](const Kernel &k, uintptr_t out, uintptr_t indices, uintptr_t x, uintptr_t mask, uintptr_t stream) {
+            k.launchWithIndices(reinterpret_cast<void *>(out), reinterpret_cast<int64_t *>(indices),
+                                reinterpret_cast<const void *>(x), reinterpret_cast<const void *>(mask),
+                                reinterpret_cast<Stream>(stream));
+          },
+          nb::arg("out"), nb::arg("indices"), nb::arg("x"), nb::arg("mask"), nb::arg("stream"),
+          "For a max/min spec with `indices`: also each result's int64 index along dim, at out's strides.")
       .def("__repr__", [](const Kernel &k) { return "<scanjit.Kernel '" + k.spec() + "'>"; });
 
   m.def(

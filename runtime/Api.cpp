@@ -98,15 +98,17 @@ const KernelEntry &entryForPointers(const KernelEntry &e, const void *in, const 
   return *unwrap(e.offGridEntry());
 }
 
-// `ctx`: the current context, when the caller has it already.
+// `ctx`: the current context, when the caller has it already; `indices`:
+// the int64 indices of a max/min spec with `indices` (none for others).
 void launchEntry(const KernelEntry &onTheGrid, void *out, const void *in, const void *mask, Stream stream,
-                 Access access = Access::Checked, CUcontext ctx = nullptr) {
+                 Access access = Access::Checked, CUcontext ctx = nullptr, int64_t *indices = nullptr) {
   const ScanSpec &spec = onTheGrid.spec;
   if (onTheGrid.plan.family == KernelFamily::Empty)
     return; // no elements: any pointers will do
   checkPointer(in, spec.in, true, "in", spec);
   checkPointer(out, spec.out, true, "out", spec);
   checkPointer(mask, DType::Bool, spec.mask, "mask", spec);
+  checkPointer(indices, DType::I64, spec.indices, "indices", spec);
   const KernelEntry &e = entryForPointers(onTheGrid, in, mask);
   if (!ctx)
     ctx = unwrap(currentContextHandle());
@@ -115,6 +117,8 @@ void launchEntry(const KernelEntry &onTheGrid, void *out, const void *in, const 
     checkDeviceAccessible(ctx, out, tensorSpanBytes(spec, spec.outStrides, spec.out), "out", spec);
     if (spec.mask)
       checkDeviceAccessible(ctx, mask, tensorSpanBytes(spec, spec.maskStrides, DType::Bool), "mask", spec);
+    if (spec.indices)
+      checkDeviceAccessible(ctx, indices, tensorSpanBytes(spec, spec.outStrides, DType::I64), "indices", spec);
   }
   CUfunction fn = unwrap(e.function(ctx));
   const DriverApi &api = *driver();
@@ -124,7 +128,8 @@ void launchEntry(const KernelEntry &onTheGrid, void *out, const void *in, const 
   if (e.plan.workspaceBytes > 0)
     workspace = unwrap(e.workspace(ctx, static_cast<CUstream>(stream)));
   long long batch = e.plan.launchBatch(); // the plan's batch where its class takes it at launch
-  void *params[] = {&in, &mask, &out, &workspace, &batch};
+  // (Kernels without indices take five parameters: the driver reads no more.)
+  void *params[] = {&in, &mask, &out, &workspace, &batch, &indices};
   CUresult rc = api.cuLaunchKernel(fn, static_cast<unsigned>(e.plan.grid), 1, 1,
                                    static_cast<unsigned>(e.plan.threads), 1, 1,
                                    static_cast<unsigned>(e.plan.sharedBytes),
@@ -246,6 +251,10 @@ void Kernel::launch(void *out, const void *in, const void *mask, Stream stream) 
 
 void Kernel::launchUnchecked(void *out, const void *in, const void *mask, Stream stream) const {
   launchEntry(entryOf(entry_), out, in, mask, stream, Access::Unchecked);
+}
+
+void Kernel::launchWithIndices(void *out, int64_t *indices, const void *in, const void *mask, Stream stream) const {
+  launchEntry(entryOf(entry_), out, in, mask, stream, Access::Checked, nullptr, indices);
 }
 
 } // namespace scanjit

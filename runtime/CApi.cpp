@@ -178,6 +178,15 @@ scanjit_status scanjit_launch_unchecked(const scanjit_kernel *kernel, void *out,
   });
 }
 
+scanjit_status scanjit_launch_with_indices(const scanjit_kernel *kernel, void *out, int64_t *indices,
+                                          const void *in, const void *mask, void *stream) {
+  return guarded([&] {
+    if (!kernel)
+      throw scanjit::Error(scanjit::ErrorCode::InvalidArgument, "scanjit_launch_with_indices: kernel is NULL");
+    kernel->kernel.launchWithIndices(out, indices, in, mask, stream);
+  });
+}
+
 scanjit_status scanjit_scan(const char *spec, void *out, const void *in, const void *mask,
                             void *stream) {
   return guarded([&] {

@@ -121,11 +121,13 @@ std::vector<ReferenceValue> referenceLine(const ScanSpec &spec, const void *in, 
   double floatRun = floatIdentity(spec.op);
   double absSum = 0, maxAbs = 0;
   int64_t steps = 0;
+  int64_t index = -1; // torch.cummax's rule: see indexTakesOver
   for (int64_t k = 0; k < L; ++k) {
     const int64_t i = spec.reverse ? L - 1 - k : k;
     ReferenceValue &r = result[i];
     auto record = [&] {
       r.steps = steps;
+      r.index = spec.indices ? index : -1;
       if (integral) {
         r.exact = toOutputInt(intRun, spec.out);
         r.value = double(intRun);
@@ -142,9 +144,17 @@ std::vector<ReferenceValue> referenceLine(const ScanSpec &spec, const void *in, 
     if (keep) {
       ++steps;
       if (integral) {
-        intRun = intCombine(spec.op, intRun, loadAsInt(in, spec.in, o.in + i * sIn));
+        const int64_t x = loadAsInt(in, spec.in, o.in + i * sIn);
+        if (index < 0 || (spec.op == ScanOp::Max ? x >= intRun : x <= intRun))
+          index = i;
+        intRun = intCombine(spec.op, intRun, x);
       } else {
         double x = loadAsDouble(in, spec.in, o.in + i * sIn);
+        // A later element takes the index when it is NaN, or when the
+        // running value is not NaN and the element ties or beats it.
+        if (index < 0 || std::isnan(x) ||
+            (!std::isnan(floatRun) && (spec.op == ScanOp::Max ? x >= floatRun : x <= floatRun)))
+          index = i;
         floatRun = floatCombine(spec.op, floatRun, x);
         if (std::isfinite(x)) {
           absSum += std::fabs(x);

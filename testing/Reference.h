@@ -15,6 +15,7 @@ struct ReferenceValue {
   int64_t exact = 0;   // the result converted to the output type (integer outputs)
   double scale = 0;    // magnitude the rounding error of a float scan is bounded by (see Verify.h)
   int64_t steps = 0;   // elements combined into this result
+  int64_t index = -1;  // max/min with indices: the element (its place along dim) the result came from
 };
 
 /// Element offsets (in, out, mask) of the first element of line `line`; lines

@@ -141,10 +141,35 @@ def _op(name, doc):
     return fn
 
 
+def _scan_with_indices(op, x, dim, reverse, exclusive, mask, out, dtype, stream):
+    out, xd, dim_, md, od = _prepare_call(op, x, dim, reverse, exclusive, mask, out, dtype, True)
+    indices = allocate_like(x, od.sizes, "i64", "indices")
+    ixd = describe(indices, "indices")
+    if ixd.strides != od.strides:  # (the kernel writes the indices at the output's strides)
+        raise InvalidArgument(f"indices=True needs out laid out as a fresh tensor; out has strides {od.strides}")
+    spec = _core.spec_for(op, od.core(), xd.core(), dim_, md.core() if md else None, bool(reverse),
+                          bool(exclusive)) + " indices"
+    kernel = _core.prepare(spec)
+    kernel.launch_with_indices(od.data, ixd.data, xd.data, md.data if md else 0, current_stream(x, stream))
+    return out, indices
+
+
+def _extreme(name, doc):
+    def fn(x, dim, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None, indices=False):
+        if indices:
+            return _scan_with_indices(name, x, dim, reverse, exclusive, mask, out, dtype, stream)
+        return scan(name, x, dim, reverse=reverse, exclusive=exclusive, mask=mask, out=out, dtype=dtype,
+                    stream=stream)
+    fn.__doc__ = (doc + " Keywords as scan(); indices=True returns (values, indices): each result's int64 index"
+                  " along dim, as torch's (ties take the later element, every NaN its own; -1 before any kept"
+                  " element).")
+    return fn
+
+
 cumsum = _op("sum", "Cumulative sum of x along dim.")
 cumprod = _op("prod", "Cumulative product of x along dim.")
-cummax = _op("max", "Running maximum of x along dim (NaN propagates).")
-cummin = _op("min", "Running minimum of x along dim (NaN propagates).")
+cummax = _extreme("max", "Running maximum of x along dim (NaN propagates).")
+cummin = _extreme("min", "Running minimum of x along dim (NaN propagates).")
 logcumsumexp = _op("logsumexp", "log(cumsum(exp(x))) along dim, computed stably.")
 
 

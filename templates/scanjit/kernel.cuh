@@ -2,6 +2,7 @@
 #pragma once
 
 #include "scanjit/column_scan.cuh"
+#include "scanjit/indexed_scan.cuh"
 #include "scanjit/lookback_kernel.cuh"
 #include "scanjit/row_scan.cuh"
 #include "scanjit/segmented_scan.cuh"

@@ -56,6 +56,18 @@ std::vector<std::string> allSpecs() {
                         "sum f32[8,16777216] dim=1 exclusive", "max f32[1,1073741824] dim=1 mask reverse exclusive",
                         "logsumexp f32[1,1073741824] dim=1 mask", "sum f32[1,1073741824] dim=1 mask"})
     specs.push_back(s);
+  // Max and min with indices (the strided family's indexed kernel, any
+  // layout), every dtype and flag.
+  for (ScanOp op : {ScanOp::Max, ScanOp::Min})
+    for (DType t : kAllDTypes)
+      for (int flags = 0; flags < 8; ++flags) {
+        const char *shape = flags & 1 ? "[64,3000] dim=1" : "[37,64] dim=0";
+        std::string s = opName(op).str() + " " + dtypeName(t).str() + shape;
+        if (flags & 1) s += " mask";
+        if (flags & 2) s += " reverse";
+        if (flags & 4) s += " exclusive";
+        specs.push_back(s + " indices");
+      }
   return specs;
 }
 
@@ -73,6 +85,8 @@ template <class Job> void forEachOnAllCores(size_t count, Job job) {
 }
 
 KernelFamily expectedFamily(const std::string &spec) {
+  if (spec.find(" indices") != std::string::npos)
+    return KernelFamily::Strided; // (the only family that carries indices so far)
   for (const FamilyShape &f : kFamilies)
     if (spec.find(f.shape) != std::string::npos)
       return f.family;

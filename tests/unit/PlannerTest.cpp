@@ -39,6 +39,15 @@ TEST(Planner, MaxAndMinOfNarrowIntegersAccumulateInI32) {
   EXPECT_EQ(accumulatorType(ScanOp::Max, DType::F16), DType::F32);
 }
 
+TEST(Planner, IndicesTakeTheIndexedStridedKernel) {
+  for (const char *s : {"max f32[64,3000] dim=1 indices", "min f16[37,64] dim=0 indices mask",
+                        "max i32[1,1000000] dim=1 indices reverse"}) {
+    const KernelPlan p = plan(s);
+    EXPECT_EQ(p.family, KernelFamily::Strided) << s;
+    EXPECT_EQ(p.entry.substr(p.entry.size() - 4), "_idx") << s;
+  }
+}
+
 TEST(Planner, FewLongRowsAreChainedByLookback) {
   KernelPlan p = plan("sum f32[8,16777216] dim=1");
   EXPECT_EQ(p.family, KernelFamily::RowLookback);

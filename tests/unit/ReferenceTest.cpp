@@ -37,6 +37,32 @@ TEST(Reference, InclusiveExclusiveReverseAndMask) {
             (std::vector<double>{INFINITY, 3, 1, 1}));
 }
 
+std::vector<int64_t> refIndices(const char *spec, const std::vector<float> &in,
+                                const std::vector<uint8_t> &mask = {}) {
+  std::vector<int64_t> out;
+  for (const ReferenceValue &r : referenceLine(mustParse(spec), in.data(), mask.data(), 0))
+    out.push_back(r.index);
+  return out;
+}
+
+TEST(Reference, IndicesFollowTorchsCummax) {
+  // Ties take the later index; every NaN takes its own (torch's CPU rule).
+  EXPECT_EQ(refIndices("max f32[5] dim=0 indices", {1, 3, 3, 2, 3}), (std::vector<int64_t>{0, 1, 2, 2, 4}));
+  EXPECT_EQ(refIndices("min f32[5] dim=0 indices", {2, 1, 1, 3, 0}), (std::vector<int64_t>{0, 1, 2, 2, 4}));
+  EXPECT_EQ(refIndices("max f32[4] dim=0 indices", {1, NAN, 2, NAN}), (std::vector<int64_t>{0, 1, 1, 3}));
+  // -inf ties the running -inf: the later index.
+  EXPECT_EQ(refIndices("max f32[3] dim=0 indices", {-INFINITY, -INFINITY, 0}), (std::vector<int64_t>{0, 1, 2}));
+  // Reverse: the scan runs from the end, so ties take the smaller place.
+  EXPECT_EQ(refIndices("max f32[4] dim=0 reverse indices", {3, 1, 3, 2}), (std::vector<int64_t>{0, 2, 2, 3}));
+  // Exclusive: the index of the result before; -1 before any element.
+  EXPECT_EQ(refIndices("max f32[4] dim=0 exclusive indices", {1, 3, 2, 4}), (std::vector<int64_t>{-1, 0, 1, 1}));
+  // Masked elements never take the index; -1 until one is kept.
+  EXPECT_EQ(refIndices("max f32[4] dim=0 mask indices", {5, 1, 7, 9}, {0, 1, 0, 1}),
+            (std::vector<int64_t>{-1, 1, 1, 3}));
+  // Without the flag, no index is reported.
+  EXPECT_EQ(refIndices("max f32[2] dim=0", {1, 2}), (std::vector<int64_t>{-1, -1}));
+}
+
 TEST(Reference, WalksStridesAndLines) {
   // 2x3 stored transposed (column-major): rows are {1,2,3} and {4,5,6}.
   std::vector<float> x = {1, 4, 2, 5, 3, 6};

@@ -37,6 +37,8 @@ const BadSpec kBadSpecs[] = {
     {"sum f32[4,4] dim=0 mask_strides=[4,1]", "mask_strides"},
     {"sum f32[4,4] dim=0 mask mask_strides=[1]", "mask_strides=[1] has 1 entries"},
     {"logsumexp i32[4] dim=0", "logsumexp needs a floating input, got i32"},
+    {"sum f32[4] dim=0 indices", "'indices' is for max and min scans, not sum"},
+    {"max f32[4] dim=0 indices indices", "'indices' is given twice"},
     {"logsumexp f32[4] dim=0 out=i64", "a floating scan needs a floating output"},
     {"sum f32[4] dim=0 out=i32", "out=i32 with f32 input"},
     {"sum i32[4] dim=0 out=bool", "out=bool is only valid for max/min of a bool input"},

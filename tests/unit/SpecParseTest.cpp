@@ -28,6 +28,14 @@ TEST(SpecParse, DefaultOutputTypesFollowTorch) {
   EXPECT_EQ(mustParse("sum i8[4] dim=0 out=i32").out, DType::I32);
 }
 
+TEST(SpecParse, IndicesRoundTripAndNameTheirKernel) {
+  const ScanSpec s = mustParse("max f16[8,100] dim=1 indices exclusive reverse");
+  EXPECT_TRUE(s.indices);
+  EXPECT_EQ(s.toString(), "max f16[8,100] dim=1 reverse exclusive indices");
+  EXPECT_EQ(mustParse(s.toString()), s);
+  EXPECT_FALSE(mustParse("max f16[8,100] dim=1") == s);
+}
+
 TEST(SpecParse, NegativeDimIsNormalized) {
   EXPECT_EQ(mustParse("sum f32[2,3,4] dim=-1").dim, 2);
   EXPECT_EQ(mustParse("sum f32[2,3,4] dim=-3").dim, 0);

@@ -73,6 +73,11 @@ public:
   /// host pointer or a freed allocation, which would fault and leave the
   /// context dead): for callers that validated their buffers once.
   void launchUnchecked(void *out, const void *in, const void *mask, Stream stream) const;
+  /// For a max/min spec with `indices`: also each result's int64 index
+  /// along the scan dim (torch.cummax's; -1 where no element is kept yet),
+  /// laid out at the output's strides. Other launches of such a spec are
+  /// refused, as is an `indices` pointer for a spec without the flag.
+  void launchWithIndices(void *out, int64_t *indices, const void *in, const void *mask, Stream stream) const;
 
 private:
   friend Kernel prepare(const std::string &);

@@ -93,6 +93,11 @@ scanjit_status scanjit_launch(const scanjit_kernel *kernel, void *out, const voi
  * validated their buffers once (a bad pointer then faults the context). */
 scanjit_status scanjit_launch_unchecked(const scanjit_kernel *kernel, void *out, const void *in,
                                         const void *mask, void *stream);
+/* For a max/min spec with the `indices` flag: also each result's int64 index
+ * along the scan dim (torch.cummax's; -1 before any kept element), at the
+ * output's strides. scanjit_launch refuses such a spec. */
+scanjit_status scanjit_launch_with_indices(const scanjit_kernel *kernel, void *out, int64_t *indices,
+                                          const void *in, const void *mask, void *stream);
 /* prepare + launch in one call. */
 scanjit_status scanjit_scan(const char *spec, void *out, const void *in, const void *mask,
                             void *stream);

@@ -1,0 +1,29 @@
+"""cummax / cummin with indices=True: values and int64 indices as torch's
+(ties take the later element, every NaN its own), on a GPU."""
+import pytest
+import scanjit
+from conftest import requires_gpu
+
+torch = pytest.importorskip("torch")
+
+
+@requires_gpu
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.float64, torch.int32, torch.int64, torch.uint8])
+@pytest.mark.parametrize("shape,dim", [((7, 1001), 1), ((300, 9), 0), ((5, 6, 70), 1)])
+def test_indices_match_torch(op, dtype, shape, dim):
+    g = torch.Generator().manual_seed(7)
+    x = torch.randint(0, 5, shape, generator=g).to(dtype)  # many ties
+    if dtype.is_floating_point:
+        x[torch.rand(shape, generator=g) < 0.02] = float("nan")
+    values, indices = getattr(scanjit, "cum" + op)(x.cuda(), dim, indices=True)
+    want = torch.cummax(x, dim) if op == "max" else torch.cummin(x, dim)  # torch's CPU rule
+    torch.testing.assert_close(values.cpu(), want.values, equal_nan=True, rtol=0, atol=0)
+    assert indices.dtype == torch.int64
+    assert torch.equal(indices.cpu(), want.indices)
+
+
+@requires_gpu
+def test_indices_are_refused_for_sums():
+    with pytest.raises(TypeError):
+        scanjit.cumsum(torch.ones(4, device="cuda"), 0, indices=True)
