@@ -15,6 +15,7 @@
 
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/strided_scan.cuh"
 #include "scanjit/tile_agent.cuh"
 
 namespace scanjit {
@@ -53,7 +54,7 @@ template <class Op, class Acc> struct IndexedMonoid {
   static __device__ __forceinline__ Value acc(Value x) { return x; }
 };
 
-// One warp a line, kItems elements a lane a step, as strided_scan; the
+// One warp a line, kItems elements a lane a step (strided_scan's walk); the
 // values go to `out` and the indices to `indices`, both at the output's
 // strides.
 template <class P, class Plan>
@@ -65,48 +66,33 @@ __device__ __forceinline__ void indexed_strided_scan(const void *in_, const u8 *
   typedef typename M::Value Value;
   typedef typename P::Scan S;
   constexpr int I = Plan::kItems;
-  constexpr int kWarps = Plan::kThreads / 32;
-  constexpr long long L = P::kLength;
-  constexpr long long kChunk = 32LL * I;
-  constexpr long long kChunks = (L + kChunk - 1) / kChunk;
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   typedef TileAgent<M, Value, P::kReverse, P::kExclusive, 32, I> Agent;
   typename Agent::Storage unused; // (a warp's tile: no block scan)
   Agent agent(unused);
   const bool no_heads[I] = {};
-  const int lane = threadIdx.x & 31;
-
-  for (Index line = Index(blockIdx.x) * kWarps + (threadIdx.x >> 5); line < Index(lines);
-       line += Index(gridDim.x) * kWarps) {
-    const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
-    RunningPrefix<M> carry;
-    for (Index k = 0; k < Index(kChunks); ++k) {
-      const Index chunk = P::kReverse ? Index(kChunks) - 1 - k : k;
-      const Index start = chunk * Index(kChunk) + lane * I;
-      const Index valid = Index(L) - start;
-      typename P::In raw[I];
-      load_run<typename P::In, I, S::kIn>(in + o.in + start * Index(S::kIn), valid, raw);
-      u8 keep[I];
-      if (P::kMask)
-        load_run<u8, I, S::kMask>(mask + o.mask + start * Index(S::kMask), valid, keep);
-      Value x[I], r[I];
+  for_each_line_step<P, Plan, M>(lines, [&](const Offsets<Index> &o, Index start, Index valid, RunningPrefix<M> &carry) {
+    typename P::In raw[I];
+    load_run<typename P::In, I, S::kIn>(in + o.in + start * Index(S::kIn), valid, raw);
+    u8 keep[I];
+    if (P::kMask)
+      load_run<u8, I, S::kMask>(mask + o.mask + start * Index(S::kMask), valid, keep);
+    Value x[I], r[I];
 #pragma unroll
-      for (int j = 0; j < I; ++j) {
-        const bool use = j < valid && (!P::kMask || keep[j] != 0);
-        x[j] = use ? Value{Convert<typename P::In>::template load<Acc>(raw[j]), (long long)(start + j)}
-                   : M::identity();
-      }
-      agent.consume(x, no_heads, r, carry);
-#pragma unroll
-      for (int j = 0; j < I; ++j)
-        if (j < valid) {
-          const Index at = o.out + (start + j) * Index(S::kOut);
-          out[at] = Convert<typename P::Out>::store(r[j].v);
-          indices[at] = r[j].i;
-        }
+    for (int j = 0; j < I; ++j) {
+      const bool use = j < valid && (!P::kMask || keep[j] != 0);
+      x[j] = use ? Value{Convert<typename P::In>::template load<Acc>(raw[j]), (long long)(start + j)} : M::identity();
     }
-  }
+    agent.consume(x, no_heads, r, carry);
+#pragma unroll
+    for (int j = 0; j < I; ++j)
+      if (j < valid) {
+        const Index at = o.out + (start + j) * Index(S::kOut);
+        out[at] = Convert<typename P::Out>::store(r[j].v);
+        indices[at] = r[j].i;
+      }
+  });
 }
 
 } // namespace scanjit
