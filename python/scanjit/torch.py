@@ -11,8 +11,12 @@ scanjit scan; logcumsumexp, the stable formula through reverse log-sum-exp
 scans of the gradient's positive and negative parts; cumprod, torch's own
 formula (which handles zeros); cummax/cummin, the gradient added at the index
 each result came from (ties: the later index; a NaN: its own).
+
+cummax_with_indices / cummin_with_indices (torch.ops.scanjit.cummax_with_indices,
+...) return (values, indices) as torch.cummax does, the indices from the same
+kernel; their gradient is the scatter-add to those indices.
 """
-from typing import Optional
+from typing import Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -169,3 +173,38 @@ _logcumsumexp.register_autograd(_logcumsumexp_backward, setup_context=_setup)
 _cumprod.register_autograd(_cumprod_backward, setup_context=_setup)
 _cummax.register_autograd(_extreme_backward, setup_context=_setup_extreme("max"))
 _cummin.register_autograd(_extreme_backward, setup_context=_setup_extreme("min"))
+
+
+def _define_with_indices(name: str, op: str):
+    """torch.ops.scanjit.<name>_with_indices: (values, int64 indices) from one kernel."""
+
+    @torch.library.custom_op(f"scanjit::{name}_with_indices", mutates_args=())
+    def scan_op(x: Tensor, dim: int, reverse: bool = False, exclusive: bool = False,
+                mask: Optional[Tensor] = None) -> Tuple[Tensor, Tensor]:
+        return _api._scan_with_indices(op, x, dim, reverse, exclusive, mask, None, None, None)
+
+    @scan_op.register_fake
+    def _(x, dim, reverse=False, exclusive=False, mask=None):
+        if mask is not None and mask.shape != x.shape:
+            raise ValueError(f"scanjit.{name}_with_indices: mask has shape {tuple(mask.shape)}, x {tuple(x.shape)}")
+        return torch.empty_like(x), torch.empty(x.shape, dtype=torch.int64, device=x.device)
+
+    def setup(ctx, inputs, output):
+        x, dim, _, _, mask = inputs
+        ctx.dim = dim
+        ctx.mark_non_differentiable(output[1])
+        ctx.save_for_backward(x, mask, output[1])
+
+    def backward(ctx, g, _g_indices):
+        # Each result came from the element its index names (-1: none).
+        x, mask, idx = ctx.saved_tensors
+        keep = idx >= 0
+        gx = torch.zeros_like(x, dtype=g.dtype).scatter_add(ctx.dim, idx.clamp(min=0), torch.where(keep, g, 0))
+        return _masked(gx, mask).to(x.dtype), None, None, None, None
+
+    scan_op.register_autograd(backward, setup_context=setup)
+    return scan_op
+
+
+cummax_with_indices = _define_with_indices("cummax", "max")
+cummin_with_indices = _define_with_indices("cummin", "min")

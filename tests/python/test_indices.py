@@ -27,3 +27,23 @@ def test_indices_match_torch(op, dtype, shape, dim):
 def test_indices_are_refused_for_sums():
     with pytest.raises(TypeError):
         scanjit.cumsum(torch.ones(4, device="cuda"), 0, indices=True)
+
+
+def test_fake_with_indices_gives_shapes_and_dtypes():
+    import scanjit.torch as sjt
+    x = torch.empty(4, 8, device="meta")
+    values, indices = sjt.cummax_with_indices(x, 1, True, True)
+    assert values.shape == (4, 8) and values.dtype == torch.float32 and values.device.type == "meta"
+    assert indices.shape == (4, 8) and indices.dtype == torch.int64 and indices.device.type == "meta"
+
+
+@requires_gpu
+@pytest.mark.parametrize("name", ["cummax_with_indices", "cummin_with_indices"])
+@pytest.mark.parametrize("reverse,exclusive,masked", [(False, False, False), (True, False, True), (False, True, True),
+                                                      (True, True, False)])
+def test_with_indices_gradcheck(name, reverse, exclusive, masked):
+    import scanjit.torch as sjt
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(3, 40, generator=g, dtype=torch.float64).cuda().requires_grad_()
+    mask = (torch.rand(3, 40, generator=g) < 0.7).cuda() if masked else None
+    torch.autograd.gradcheck(lambda t: getattr(sjt, name)(t, 1, reverse, exclusive, mask)[0], (x,))
