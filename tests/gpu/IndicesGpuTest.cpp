@@ -81,6 +81,11 @@ TEST(Indices, MatchTheReferenceOnEveryDtypeAndFlag) {
     for (const char *type : types)
       for (const char *shape : shapes)
         for (int flags = 0; flags < 8; ++flags) {
+          // Every flag set on f32 and i32; the other dtypes (whose identity and NaN handling is what
+          // differs) take none, all, and one set in turn, to keep the compiles of this test near a minute.
+          const bool everyFlag = std::string(type) == "f32" || std::string(type) == "i32";
+          if (!everyFlag && flags != 0 && flags != 7 && flags != 1 + int(seed % 6))
+            continue;
           std::string text = std::string(op) + " " + type + shape;
           if (flags & 1) text += " mask";
           if (flags & 2) text += " reverse";

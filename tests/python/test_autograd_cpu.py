@@ -6,7 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 import scanjit._api  # noqa: E402
-from conftest import torch_scan  # noqa: E402
+from conftest import finite, torch_scan  # noqa: E402
 import scanjit.torch as sjt  # noqa: E402
 
 def reference_scan(op, x, dim, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
@@ -18,12 +18,6 @@ def reference_scan(op, x, dim, *, reverse=False, exclusive=False, mask=None, out
 def cpu_scans(monkeypatch):
     monkeypatch.setattr(scanjit._api, "scan", reference_scan)
     monkeypatch.setattr(sjt._api, "scan", reference_scan)
-
-
-def finite(y):
-    """Results with nothing before them are the identity (-inf for max and log-sum-exp), whose finite
-    differences are NaN: gradcheck compares the finite results."""
-    return torch.where(torch.isfinite(y), y, torch.zeros_like(y))
 
 
 FLAGS = [(False, False, False), (True, False, False), (False, True, False), (True, True, True), (False, False, True)]

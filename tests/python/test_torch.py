@@ -2,7 +2,7 @@
 torch.compile tracing without a GPU; results and gradcheck on a GPU."""
 import pytest
 import scanjit
-from conftest import requires_gpu
+from conftest import finite, requires_gpu
 
 torch = pytest.importorskip("torch")
 import scanjit.torch as sjt  # noqa: E402
@@ -46,12 +46,6 @@ def test_torch_compile_traces_without_graph_breaks():
     assert len(graphs) == 1
     targets = {str(n.target) for n in graphs[0].graph.nodes if n.op == "call_function"}
     assert {"scanjit.cumsum.default", "scanjit.logcumsumexp.default", "scanjit.cummax.default"} <= targets
-
-
-def finite(y):
-    """Results with nothing before them are the identity (-inf for max and log-sum-exp), whose finite
-    differences are NaN: gradcheck compares the finite results."""
-    return torch.where(torch.isfinite(y), y, torch.zeros_like(y))
 
 
 FLAGS = [(False, False, False), (True, False, False), (False, True, False), (True, True, True), (False, False, True)]
