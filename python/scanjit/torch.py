@@ -133,32 +133,19 @@ def _cumprod_backward(ctx, g):
     return gx, None, None, None, None, None
 
 
-def _extreme_backward(ctx, g):
-    # Each result came from one element: the last at or before it (in scan
-    # order) that equals the running value (a NaN: itself).
-    x, mask, y = ctx.saved_tensors
-    dim = ctx.dim
-    op_identity = y.new_full((), float("-inf") if ctx.op == "max" else float("inf"))
-    v = torch.where(mask, x, op_identity) if mask is not None else x
-    if ctx.reverse:
-        v, yy = v.flip(dim), y.flip(dim)
-    else:
-        yy = y
-    if ctx.exclusive:  # the inclusive running value at each element
-        yy = torch.cummax(v, dim).values if ctx.op == "max" else torch.cummin(v, dim).values
-    shape = [1] * v.dim()
-    shape[dim] = v.shape[dim]
-    pos = torch.arange(v.shape[dim], device=v.device).view(shape).expand_as(v)
-    hit = (v == yy) | (torch.isnan(v) & torch.isnan(yy))
-    idx = torch.cummax(torch.where(hit, pos, torch.full_like(pos, -1)), dim).values
-    gg = g.flip(dim) if ctx.reverse else g
-    if ctx.exclusive:  # result i came from element idx[i - 1]; the first has none
-        idx = idx.narrow(dim, 0, v.shape[dim] - 1)
-        gg = gg.narrow(dim, 1, v.shape[dim] - 1)
+def _scatter_to_indices(g, x, mask, idx, dim):
+    # Each result came from the element its index names (-1: none).
     keep = idx >= 0
-    gx = torch.zeros_like(v, dtype=g.dtype).scatter_add(dim, idx.clamp(min=0), torch.where(keep, gg, 0))
-    gx = gx.flip(dim) if ctx.reverse else gx
-    return _masked(gx, mask).to(x.dtype), None, None, None, None, None
+    gx = torch.zeros_like(x, dtype=g.dtype).scatter_add(dim, idx.clamp(min=0), torch.where(keep, g, 0))
+    return _masked(gx, mask).to(x.dtype)
+
+
+def _extreme_backward(ctx, g):
+    # The indices come from one scan with indices=True, run again here so the
+    # forward (torch.cummax's values alone) stays the plain kernel.
+    x, mask, _ = ctx.saved_tensors
+    _, idx = _api._scan_with_indices(ctx.op, x, ctx.dim, ctx.reverse, ctx.exclusive, mask, None, None, None)
+    return _scatter_to_indices(g, x, mask, idx, ctx.dim), None, None, None, None, None
 
 
 def _setup_extreme(op):
@@ -196,11 +183,8 @@ def _define_with_indices(name: str, op: str):
         ctx.save_for_backward(x, mask, output[1])
 
     def backward(ctx, g, _g_indices):
-        # Each result came from the element its index names (-1: none).
         x, mask, idx = ctx.saved_tensors
-        keep = idx >= 0
-        gx = torch.zeros_like(x, dtype=g.dtype).scatter_add(ctx.dim, idx.clamp(min=0), torch.where(keep, g, 0))
-        return _masked(gx, mask).to(x.dtype), None, None, None, None
+        return _scatter_to_indices(g, x, mask, idx, ctx.dim), None, None, None, None
 
     scan_op.register_autograd(backward, setup_context=setup)
     return scan_op

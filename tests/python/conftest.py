@@ -36,6 +36,28 @@ def torch_scan(op, x, dim, reverse=False, exclusive=False, mask=None):
     return r.flip(dim) if reverse else r
 
 
+def torch_scan_with_indices(op, x, dim, reverse=False, exclusive=False, mask=None):
+    """(values, indices) of a max or min scan, by torch ops, the tests' reference for indices=True: each
+    result's index is the last kept element at or before it (in scan order) equal to the running value
+    (a NaN: itself); -1 where no kept element came before."""
+    import torch
+    inclusive = torch_scan(op, x, dim, reverse, False, mask)
+    v, run = x.double(), inclusive
+    kept = mask if mask is not None else torch.ones_like(v, dtype=torch.bool)
+    if reverse:
+        v, run, kept = v.flip(dim), run.flip(dim), kept.flip(dim)
+    shape = [1] * v.dim()
+    shape[dim] = v.shape[dim]
+    pos = torch.arange(v.shape[dim], device=v.device).view(shape).expand_as(v)
+    hit = kept & ((v == run) | torch.isnan(v))
+    idx = torch.cummax(torch.where(hit, pos, torch.full_like(pos, -1)), dim).values
+    if exclusive:
+        idx = torch.cat([torch.full_like(idx.narrow(dim, 0, 1), -1), idx.narrow(dim, 0, v.shape[dim] - 1)], dim)
+    if reverse:  # back to the input's order: an index counts from the start of the line
+        idx = torch.where(idx >= 0, v.shape[dim] - 1 - idx, idx).flip(dim)
+    return torch_scan(op, x, dim, reverse, exclusive, mask), idx
+
+
 requires_gpu = pytest.mark.skipif(not scanjit.gpu_available(),
                                   reason=f"no GPU: {scanjit.gpu_unavailable_reason()}")
 

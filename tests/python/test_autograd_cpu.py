@@ -6,7 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 import scanjit._api  # noqa: E402
-from conftest import finite, torch_scan  # noqa: E402
+from conftest import finite, torch_scan, torch_scan_with_indices  # noqa: E402
 import scanjit.torch as sjt  # noqa: E402
 
 def reference_scan(op, x, dim, *, reverse=False, exclusive=False, mask=None, out=None, dtype=None, stream=None):
@@ -14,10 +14,16 @@ def reference_scan(op, x, dim, *, reverse=False, exclusive=False, mask=None, out
     return torch_scan(op, x, dim, reverse, exclusive, mask).to(x.dtype)
 
 
+def reference_scan_with_indices(op, x, dim, reverse, exclusive, mask, out, dtype, stream):
+    """scanjit._api._scan_with_indices's stand-in: the torch reference's values (in x's dtype) and indices."""
+    values, indices = torch_scan_with_indices(op, x, dim, reverse, exclusive, mask)
+    return values.to(x.dtype), indices
+
+
 @pytest.fixture
 def cpu_scans(monkeypatch):
     monkeypatch.setattr(scanjit._api, "scan", reference_scan)
-    monkeypatch.setattr(sjt._api, "scan", reference_scan)
+    monkeypatch.setattr(scanjit._api, "_scan_with_indices", reference_scan_with_indices)
 
 
 FLAGS = [(False, False, False), (True, False, False), (False, True, False), (True, True, True), (False, False, True)]

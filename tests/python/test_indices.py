@@ -2,7 +2,7 @@
 (ties take the later element, every NaN its own), on a GPU."""
 import pytest
 import scanjit
-from conftest import finite, requires_gpu
+from conftest import finite, requires_gpu, torch_scan_with_indices
 
 torch = pytest.importorskip("torch")
 
@@ -21,6 +21,21 @@ def test_indices_match_torch(op, dtype, shape, dim):
     torch.testing.assert_close(values.cpu(), want.values, equal_nan=True, rtol=0, atol=0)
     assert indices.dtype == torch.int64
     assert torch.equal(indices.cpu(), want.indices)
+
+
+@requires_gpu
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("reverse,exclusive,masked", [(True, False, False), (False, True, True), (True, True, True)])
+def test_flagged_indices_match_the_torch_reference(op, reverse, exclusive, masked):
+    g = torch.Generator().manual_seed(5)
+    x = torch.randint(0, 4, (6, 300), generator=g).float()
+    x[torch.rand(6, 300, generator=g) < 0.01] = float("nan")
+    mask = torch.rand(6, 300, generator=g) < 0.6 if masked else None
+    values, indices = getattr(scanjit, "cum" + op)(x.cuda(), 1, reverse=reverse, exclusive=exclusive,
+                                                   mask=mask.cuda() if masked else None, indices=True)
+    want_values, want_indices = torch_scan_with_indices(op, x, 1, reverse, exclusive, mask)
+    torch.testing.assert_close(values.cpu().double(), want_values, equal_nan=True, rtol=0, atol=0)
+    assert torch.equal(indices.cpu(), want_indices)
 
 
 @requires_gpu
