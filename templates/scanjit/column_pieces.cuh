@@ -10,6 +10,7 @@
 #pragma once
 
 #include "scanjit/flagged_value.cuh"
+#include "scanjit/monoid.cuh"
 
 namespace scanjit {
 
@@ -110,7 +111,7 @@ template <class Op, class Acc, int kPieces, int kPanel> struct ColumnPieces {
 #pragma unroll
       for (int i = 0; i < W; ++i)
         if (v < valid && p - W + i >= 0)
-          r[v] = Op::combine(r[v], seen[v][i].value());
+          r[v] = combine_cold<Op>(r[v], seen[v][i].value());
     }
   }
 };

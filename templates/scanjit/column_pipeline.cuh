@@ -35,6 +35,7 @@
 #include "scanjit/element_io.cuh"
 #include "scanjit/column_pieces.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/monoid.cuh"
 #include "scanjit/ops.cuh"
 
 namespace scanjit {
@@ -235,7 +236,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
               for (int h = 0; h < G; ++h)
 #pragma unroll
                 for (int v = 0; v < V; ++v)
-                  carry[v] = P::Op::combine(carry[v], st.partial[t][h][my + v]);
+                  carry[v] = combine_cold<typename P::Op>(carry[v], st.partial[t][h][my + v]);
         }
         __shared__ Acc prefix[kPanel];
         if (group == 0 && valid > 0) {
@@ -256,7 +257,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll
             for (int v = 0; v < V; ++v) {
               if (v < valid)
-                pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(before[v], carry[v]));
+                pieces.publish_inclusive(panel, piece, my + v, combine_cold<typename P::Op>(before[v], carry[v]));
               prefix[my + v] = before[v];
             }
           } else {
@@ -264,7 +265,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
             for (int v = 0; v < V; ++v) {
               const Acc before = v < valid ? pieces.prefix(panel, piece, my + v) : P::Op::identity();
               if (v < valid)
-                pieces.publish_inclusive(panel, piece, my + v, P::Op::combine(before, carry[v]));
+                pieces.publish_inclusive(panel, piece, my + v, combine_cold<typename P::Op>(before, carry[v]));
               prefix[my + v] = before;
             }
           }
@@ -312,8 +313,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll
           for (int v = 0; v < V; ++v) {
             if (h < group)
-              run[v] = P::Op::combine(run[v], st.partial[t][h][my + v]);
-            carry[v] = P::Op::combine(carry[v], st.partial[t][h][my + v]);
+              run[v] = combine_cold<typename P::Op>(run[v], st.partial[t][h][my + v]);
+            carry[v] = combine_cold<typename P::Op>(carry[v], st.partial[t][h][my + v]);
           }
         }
     } else if constexpr (G > 1 || kResident) {
@@ -352,8 +353,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll
           for (int v = 0; v < V; ++v) {
             if (h < group)
-              run[v] = P::Op::combine(run[v], st.partial[0][h][my + v]);
-            carry[v] = P::Op::combine(carry[v], st.partial[0][h][my + v]);
+              run[v] = combine_cold<typename P::Op>(run[v], st.partial[0][h][my + v]);
+            carry[v] = combine_cold<typename P::Op>(carry[v], st.partial[0][h][my + v]);
           }
         }
       }

@@ -22,6 +22,39 @@ namespace scanjit {
 __device__ __forceinline__ float lse_linear_range(float) { return 64.0f; }
 __device__ __forceinline__ double lse_linear_range(double) { return 512.0; }
 
+// The log-space paths (special values only) run as rolled loops: unrolled,
+// their kItems combines (an exp and a log1p with torch's special cases
+// each) were a third of a log-sum-exp kernel's code and compile time. The
+// items rotate through registers (the loop takes the front and appends its
+// result at the back), so no array is indexed dynamically, which would put
+// it on the stack.
+template <class T, int kItems> __device__ __forceinline__ void rotate_in(T (&a)[kItems], T back) {
+#pragma unroll
+  for (int j = 0; j + 1 < kItems; ++j)
+    a[j] = a[j + 1];
+  a[kItems - 1] = back;
+}
+
+template <class M, bool kReverse, int kItems>
+__device__ __forceinline__ typename M::Value lse_log_space_scan(const typename M::Value (&v)[kItems],
+                                                                typename M::Value (&local)[kItems]) {
+  typedef typename M::Value Acc;
+  Acc items[kItems]; // in scan order
+#pragma unroll
+  for (int i = 0; i < kItems; ++i)
+    items[i] = v[kReverse ? kItems - 1 - i : i];
+  Acc run = M::identity();
+#pragma unroll 1
+  for (int i = 0; i < kItems; ++i) {
+    run = M::combine(run, items[0]);
+    rotate_in(items, run);
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i)
+    local[kReverse ? kItems - 1 - i : i] = items[i];
+  return run;
+}
+
 // A thread's items (in scan order: kReverse walks them from the end) as
 // `local`: running sums of exp(x - ref) when `linear`, else the log-space
 // inclusive scan. Returns the thread's total as a (max, sum) pair.
@@ -61,7 +94,7 @@ __device__ __forceinline__ LsePair<typename M::Value> lse_thread_scan(const type
     }
     return LsePair<Acc>{ref, run}; // run >= 1: the largest item adds about exp(0)
   }
-  return LsePairMonoid<Acc>::of_log(thread_inclusive_scan<M, kReverse, kItems>(v, local));
+  return LsePairMonoid<Acc>::of_log(lse_log_space_scan<M, kReverse, kItems>(v, local));
 }
 
 // Results of a thread's items given `prefix`, everything before the
@@ -92,16 +125,23 @@ __device__ __forceinline__ void lse_thread_results(const typename M::Value (&loc
   }
   // Log space: items in log space, a NaN or +inf prefix (which absorbs every
   // item), or -inf items under a prefix too small for a.
+  // (Rolled, as lse_log_space_scan: values[j] is item j's result.)
+  Value values[kItems];
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int before = kReverse ? j + 1 : j - 1;
     const bool first = kReverse ? j == kItems - 1 : j == 0;
-    Value value = before_all;
-    if (!(kExclusive && first)) {
-      const Value upto = local[kExclusive ? before : j];
-      value = M::combine(before_all, linear ? ref + log_of(upto) : upto);
-    }
-    result[j] = M::acc(value);
+    values[j] = local[kExclusive && !first ? before : j];
+  }
+#pragma unroll 1
+  for (int j = 0; j < kItems; ++j) {
+    const Value upto = values[0];
+    rotate_in(values, M::combine(before_all, linear ? ref + log_of(upto) : upto));
+  }
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const bool first = kReverse ? j == kItems - 1 : j == 0;
+    result[j] = M::acc(kExclusive && first ? before_all : values[j]);
   }
 }
 

@@ -172,7 +172,7 @@ __device__ __forceinline__ void lookback_scan_lanes(const typename P::In *in, co
         Acc t = totals[0][c];
 #pragma unroll 1
         for (int w = 1; w < kWarps; ++w)
-          t = M::combine(t, totals[w][c]);
+          t = ChainMonoid<M>::type::combine(t, totals[w][c]);
         return t;
       };
       if (threadIdx.x < C)

@@ -226,9 +226,9 @@ template <class M, int K, int N> struct LookbackWindow {
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (valid >> k & 1)
-        part = M::combine(part, seen[k].value());
+        part = ChainMonoid<M>::type::combine(part, seen[k].value());
     Acc total;
-    (void)warp_exclusive_scan<M, false>(part, threadIdx.x & 31, total);
+    (void)warp_exclusive_scan<typename ChainMonoid<M>::type, false>(part, threadIdx.x & 31, total);
     return total;
   }
 };
@@ -262,8 +262,8 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
     if (threadIdx.x < 32) {
       const Acc total = window.warp_total();
       if (threadIdx.x == 0) {
-        prefix = window.base ? M::combine(window.base_value.value(), total) : total;
-        ws.publish(ws.inclusive + id, M::combine(prefix, total_of_tile));
+        prefix = window.base ? ChainMonoid<M>::type::combine(window.base_value.value(), total) : total;
+        ws.publish(ws.inclusive + id, ChainMonoid<M>::type::combine(prefix, total_of_tile));
         sh.prefix = prefix;
       }
     }
@@ -287,10 +287,10 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
     Acc total = sh.window_totals[0];
 #pragma unroll
     for (int w = 1; w < N; ++w)
-      total = M::combine(total, sh.window_totals[w]);
-    prefix = sh.has_base ? M::combine(sh.base, total) : total;
+      total = ChainMonoid<M>::type::combine(total, sh.window_totals[w]);
+    prefix = sh.has_base ? ChainMonoid<M>::type::combine(sh.base, total) : total;
     if (threadIdx.x == 0)
-      ws.publish(ws.inclusive + id, M::combine(prefix, total_of_tile));
+      ws.publish(ws.inclusive + id, ChainMonoid<M>::type::combine(prefix, total_of_tile));
   }
   return prefix;
 }

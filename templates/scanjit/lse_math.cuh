@@ -7,6 +7,11 @@
 
 namespace scanjit {
 
+// log_of is reached only by special values (the log-space paths): out of
+// line, it is compiled once instead of at each unrolled site.
+__device__ __noinline__ double log_f64(double x) { return log(x); }
+__device__ __noinline__ float log_f32(float x) { return logf(x); }
+
 // 2^x on the ex2 unit, subnormal results flushed to 0.
 __device__ __forceinline__ float ex2_ftz(float x) {
   float r;
@@ -33,8 +38,8 @@ __device__ __forceinline__ double fmax_of(double a, double b) { return fmax(a, b
 __device__ __forceinline__ float fmin_of(float a, float b) { return fminf(a, b); }
 __device__ __forceinline__ double fmin_of(double a, double b) { return fmin(a, b); }
 
-__device__ __forceinline__ float log_of(float x) { return logf(x); }
-__device__ __forceinline__ double log_of(double x) { return log(x); }
+__device__ __forceinline__ float log_of(float x) { return log_f32(x); }
+__device__ __forceinline__ double log_of(double x) { return log_f64(x); }
 
 // hi + log(x) for a positive normal x below 2^32. Float takes x = 2^e * m,
 // m in [1, 2), and log2(m) from the lg2 unit, whose absolute error there is

@@ -90,6 +90,50 @@ template <class M> struct BlockMonoid<M, true> {
   typedef LsePairMonoid<typename M::Value> type;
 };
 
+// Whether a combine is costly enough to call out of line where it runs once
+// a tile or a piece (look-back windows, column pieces' prefixes and slice
+// totals), not once an item: log-sum-exp's (an exp and a log1p with
+// torch's special cases), inlined at every unrolled site of those paths,
+// was three quarters of a double column kernel's code.
+template <class C> struct CostlyCombine {
+  static constexpr bool value = false;
+};
+template <class In, class Acc> struct CostlyCombine<LogSumExpOp<In, Acc>> {
+  static constexpr bool value = true;
+};
+template <class Op, class Acc> struct CostlyCombine<PlainMonoid<Op, Acc>> : CostlyCombine<Op> {};
+template <class Op, class Acc> struct CostlyCombine<SegmentedMonoid<Op, Acc>> : CostlyCombine<Op> {};
+
+template <class C, class V> __device__ __noinline__ V combine_out_of_line(V a, V b) { return C::combine(a, b); }
+
+// C::combine (C an op or a monoid) on a path taken once a tile or a piece.
+template <class C, class V> __device__ __forceinline__ V combine_cold(V a, V b) {
+  if constexpr (CostlyCombine<C>::value)
+    return combine_out_of_line<C, V>(a, b);
+  else
+    return C::combine(a, b);
+}
+
+// M, combined through combine_cold: for warp scans on such paths.
+template <class M> struct ColdMonoid : M {
+  static __device__ __forceinline__ typename M::Value combine(typename M::Value a, typename M::Value b) {
+    return combine_cold<M>(a, b);
+  }
+};
+
+// The monoid of a look-back's chain (window totals, published prefixes),
+// where a combine's latency is every later tile's: out of line only for a
+// costly 8-byte combine (double log-sum-exp: 9.1 -> 8.1x copy on a 1-D
+// exclusive scan, H100); float log-sum-exp's stays inline (out of line, the
+// 1-D look-back went 2.17 -> 2.22x, BENCHMARKS.md).
+template <class M, bool kOutOfLine = CostlyCombine<M>::value && sizeof(typename M::Value) >= 8>
+struct ChainMonoid {
+  typedef M type;
+};
+template <class M> struct ChainMonoid<M, true> {
+  typedef ColdMonoid<M> type;
+};
+
 // Warp shuffles for every Value type (CUDA provides float, double, long long).
 template <class T> __device__ __forceinline__ T shfl_up(T v, int d) {
   return __shfl_up_sync(0xffffffffu, v, d);
