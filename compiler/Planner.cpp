@@ -557,6 +557,11 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // One row of packed rows: the look-back's pipelined tiles in a row's
     // blocks (items of `packed` elements each).
     plan.packedLanes = int(packed); // (its stages hold packed items)
+    // Groups of over 16 bytes take blocks of 256: 128 registers a thread
+    // for their items and window (f32 x 8 in blocks of 512 spilled 164
+    // stores).
+    if (packed * dtypeSize(accumulatorType(spec.op, spec.in)) > 16)
+      threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
     planLookback(arch, spec, tuning, plan, rows / packed, threads,
                  pick(tuning.items, packedLanesItems(spec, threads, packed)));
     if (plan.stages > 0)

@@ -120,9 +120,9 @@ struct ColumnPolicy {
   // lie on the 16-byte grid are scanned packed, a group's rows as one row
   // of items (packed_lanes.cuh), by the pipelined look-back: f32[8388608,2]
   // dim=0 2.4 -> 1.2 of copy, f16 [8388608,4] 4.6 -> 1.8 (H100,
-  // BENCHMARKS.md). Wider groups spilled in the first cut (bf16 x 8: 3860
-  // stores, i32 -> i64 x 4: 128).
-  static constexpr int kMaxPackedBytes = 16;
+  // BENCHMARKS.md). Groups of 32 bytes (f32 x 8, f64 x 4, i32 -> i64 x 4)
+  // first spilled (bf16 x 8: 3860 stores); in blocks of 256 they do not.
+  static constexpr int kMaxPackedBytes = 32;
   // A packed tile: about this much input, within this many bytes of
   // accumulators a thread (f64 x 2: 4 items 1.5 of copy, 2 items 2.2).
   static constexpr int kPackedTileBytes = 16 * 1024;

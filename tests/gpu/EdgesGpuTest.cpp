@@ -99,10 +99,10 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
       "sum f32[300001,2] dim=0",           "sum f16[200003,3] dim=0 mask reverse",
       "max f64[100001,3] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
       "logsumexp f32[4,100000,3] dim=1",   "sum i32[300001,2] dim=0 reverse",
-      "prod bf16[150001,8] dim=0",         "sum u8[500000,1] dim=0 strides=[7,1]",
+      "prod bf16[150001,16] dim=0",        "sum u8[500000,1] dim=0 strides=[7,1]",
       "max u8[100000,16] dim=0 reverse exclusive", "sum f32[200001,4] dim=0 mask exclusive",
-      "sum f32[100000,8] dim=0 mask reverse",   "logsumexp f32[60000,16] dim=0 exclusive",
-      "sum f64[80000,8] dim=0",
+      "sum f32[100000,16] dim=0 mask reverse",  "logsumexp f32[60000,16] dim=0 exclusive",
+      "sum f64[80000,8] dim=0",                 "sum u8[200000,8] dim=0 mask",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;
@@ -130,6 +130,11 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "sum f32[3,5,40000,2] dim=2 reverse", "sum i64[100000,2] dim=0 out=f64",
       "sum f32[300000,2] dim=0 mask",      "max f64[100008,2] dim=0 mask reverse exclusive",
       "prod f16[200000,4] dim=0 mask",     "sum f32[4,100000,3] dim=1 mask reverse",
+      // Groups of 32 bytes (blocks of 256).
+      "sum f32[100000,8] dim=0 mask reverse", "prod bf16[150000,8] dim=0",
+      "min f32[200003,8] dim=0 exclusive",    "max f64[100000,4] dim=0 mask",
+      "sum i32[150000,4] dim=0 reverse exclusive", "max i32[120000,8] dim=0",
+      "sum f16[4,50000,8] dim=1",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;

@@ -482,8 +482,17 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   for (const char *text : {"sum f32[1048574,2] dim=0 mask",   // mask rows off the 16-byte grid
                            "logsumexp f32[1048576,2] dim=0",  // a costly combine
                            "sum f32[1048577,2] dim=0",        // rows off the grid
-                           "sum f64[1048576,3] dim=0"})       // 24 bytes of accumulators
+                           "sum f64[1048576,5] dim=0",        // 40 bytes of accumulators
+                           "sum f16[1048576,16] dim=0"})      // 64 (f16 sums in f32)
     EXPECT_EQ(plan(text).stages, 0) << text;
+  // Groups of 17 to 32 bytes pack in blocks of 256 (128 registers a thread).
+  for (const char *text : {"sum f32[2097152,8] dim=0", "sum f64[1048576,3] dim=0", "sum f16[1048576,8] dim=0 mask",
+                           "sum i32[1048576,4] dim=0 reverse"}) {
+    KernelPlan p = plan(text);
+    EXPECT_GT(p.stages, 0) << text;
+    EXPECT_GT(p.packedLanes, 1) << text;
+    EXPECT_EQ(p.threads, 256) << text;
+  }
 }
 
 // Pointers off the 16-byte grid (off_grid=1: what the runtime plans for a
@@ -514,7 +523,7 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
 TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
-  for (const char *text : {"sum f32[1048577,2] dim=0 mask", "sum f16[1048576,8] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
+  for (const char *text : {"sum f32[1048577,2] dim=0 mask", "sum f16[1048576,16] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
                            "max f64[100001,3] dim=0 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
