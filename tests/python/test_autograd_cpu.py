@@ -2,6 +2,8 @@
 operators run (forward and backward) are replaced by a float64 torch
 reference on the CPU, so torch.autograd.gradcheck tests the formulas alone.
 (test_torch.py runs the same gradcheck on the GPU with the real kernels.)"""
+import itertools
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -26,7 +28,7 @@ def cpu_scans(monkeypatch):
     monkeypatch.setattr(scanjit._api, "_scan_with_indices", reference_scan_with_indices)
 
 
-FLAGS = [(False, False, False), (True, False, False), (False, True, False), (True, True, True), (False, False, True)]
+FLAGS = list(itertools.product([False, True], repeat=3))  # (reverse, exclusive, masked): every combination
 
 
 @pytest.mark.parametrize("name", ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"])

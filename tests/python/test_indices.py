@@ -1,5 +1,7 @@
 """cummax / cummin with indices=True: values and int64 indices as torch's
 (ties take the later element, every NaN its own), on a GPU."""
+import itertools
+
 import pytest
 import scanjit
 from conftest import finite, requires_gpu, torch_scan_with_indices
@@ -54,8 +56,7 @@ def test_fake_with_indices_gives_shapes_and_dtypes():
 
 @requires_gpu
 @pytest.mark.parametrize("name", ["cummax_with_indices", "cummin_with_indices"])
-@pytest.mark.parametrize("reverse,exclusive,masked", [(False, False, False), (True, False, True), (False, True, True),
-                                                      (True, True, False)])
+@pytest.mark.parametrize("reverse,exclusive,masked", list(itertools.product([False, True], repeat=3)))
 def test_with_indices_gradcheck(name, reverse, exclusive, masked):
     import scanjit.torch as sjt
     g = torch.Generator().manual_seed(3)

@@ -1,5 +1,7 @@
 """scanjit.torch: the operators, their fake (meta) implementations and
 torch.compile tracing without a GPU; results and gradcheck on a GPU."""
+import itertools
+
 import pytest
 import scanjit
 from conftest import finite, requires_gpu
@@ -48,7 +50,7 @@ def test_torch_compile_traces_without_graph_breaks():
     assert {"scanjit.cumsum.default", "scanjit.logcumsumexp.default", "scanjit.cummax.default"} <= targets
 
 
-FLAGS = [(False, False, False), (True, False, False), (False, True, False), (True, True, True), (False, False, True)]
+FLAGS = list(itertools.product([False, True], repeat=3))  # (reverse, exclusive, masked): every combination
 
 
 @requires_gpu
