@@ -91,6 +91,21 @@ __device__ __forceinline__ void store_converted_shared(typename P::Out *p, const
     reinterpret_cast<typename V::Word *>(p)[i] = w[i];
 }
 
+// A warp's run of 32 x N elements from `first` on, copied from shared
+// memory (`src`) to `dst` where they lie in [lo, hi): lane l copies elements
+// first + l, first + l + 32, ..., so each store instruction is 32
+// consecutive elements.
+template <int N, class Out>
+__device__ __forceinline__ void copy_run_by_lanes(Out *dst, const Out *src, int first, int lo, int hi) {
+  const int lane = int(threadIdx.x & 31);
+#pragma unroll
+  for (int m = 0; m < N; ++m) {
+    const int slot = first + lane + 32 * m;
+    if (slot >= lo && slot < hi)
+      dst[slot] = src[slot];
+  }
+}
+
 // A warp's run of 32 x N consecutive results (lane l holds slots
 // [lN, lN + N)) stored at `out`, slot 0's element, where slots [lo, hi)
 // exist: through `scratch` (the warp's 32 x N elements of shared memory,
@@ -120,12 +135,7 @@ __device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, i
       return;
     }
   }
-#pragma unroll
-  for (int m = 0; m < N; ++m) {
-    const int slot = lane + 32 * m;
-    if (slot >= lo && slot < hi)
-      out[slot] = scratch[slot];
-  }
+  copy_run_by_lanes<N>(out, scratch, 0, lo, hi);
 }
 
 // Whether a thread's run of N results leaves better through the warp's

@@ -264,12 +264,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
       return;
     }
     __syncwarp();
-#pragma unroll
-    for (int m = 0; m < kItems; ++m) {
-      const int slot = first + lane + 32 * m;
-      if (slot >= t.lo && slot < t.hi)
-        out0[slot] = staged[slot];
-    }
+    copy_run_by_lanes<kItems>(out0, staged, first, t.lo, t.hi);
   }
 
   // Every thread, before the block barrier that precedes a stage's refill:
