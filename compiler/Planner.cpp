@@ -385,7 +385,7 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 // (and the plan untouched) when not even a row fits a stage.
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
 bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
-                     bool edges, int groups,
+                     bool edges, int groups, int threads,
                      int maxRows = policy::ColumnPolicy::kMaxRowsPerStage) {
   const ScanGeometry &g = plan.geometry;
   const int64_t inBytes = dtypeSize(spec.in);
@@ -395,9 +395,9 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int vector = std::min(pick(tuning.vector, policy::ColumnPolicy::kPipelineVector),
                               edges ? columnVectorByBytes(spec) : columnVector(spec, g));
   // A panel of groupThreads x vector columns, `groups` threads to a column:
-  // the policy's panel width, or a tuned block (threads=) split in groups.
-  const int groupThreads = tuning.threads ? std::max(32, tuning.threads / groups / 32 * 32)
-                                          : std::max(32, policy::ColumnPolicy::kPipelineColumns / vector);
+  // the policy's panel width, or a block of `threads` split in groups.
+  const int groupThreads = threads ? std::max(32, threads / groups / 32 * 32)
+                                   : std::max(32, policy::ColumnPolicy::kPipelineColumns / vector);
   groups = std::max(1, std::min(groups, 1024 / groupThreads));
   const int64_t panel = int64_t(groupThreads) * vector;
   // Rows off the grid land at their place in a word: a word to spare each.
@@ -460,10 +460,24 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // whole words that hold them, each landing at its own place in its word.
   const bool edges =
       tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
-  if (!fitColumnStages(arch, spec, tuning, plan, edges, pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups)))
+  const int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
+  int threads = tuning.threads;
+  if (!fitColumnStages(arch, spec, tuning, plan, edges, groups, threads))
     return;
+  // Sums and products of f16 and bf16: blocks of 256 (wider panels), unless
+  // those bring pieces to a plan that had none (bf16[32768,32768] dim=0
+  // 1.20 -> 1.31 of copy so; i16, summed in i64, lost too: BENCHMARKS.md).
+  if (!threads && dtypeSize(spec.in) == 2 && isFloating(spec.in) && cheapCombine(spec)) {
+    KernelPlan wide = plan;
+    const int wideThreads = policy::ColumnPolicy::kPipelineThreadsTwoByteSums;
+    if (fitColumnStages(arch, spec, tuning, wide, edges, groups, wideThreads) &&
+        (wide.pieces == 1 || plan.pieces > 1)) {
+      plan = wide;
+      threads = wideThreads;
+    }
+  }
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
-    fitColumnStages(arch, spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups,
+    fitColumnStages(arch, spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups, threads,
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);
 }
 

@@ -159,6 +159,13 @@ struct ColumnPolicy {
   // Columns per thread: 2 beat 1 and 4 (fewer instructions per element, and
   // still whole warps a group; H200 sweep in BENCHMARKS.md).
   static constexpr int kPipelineVector = 2;
+  // Sums and products of f16 and bf16 take blocks of 256, split in groups
+  // (panels of 128 columns, 256 with pieces) instead of 64-column panels of
+  // 128-byte rows (H100: sum f16[8192,8192] dim=0 1.35 -> 1.30 of copy,
+  // f16[8192,4097] 1.66 -> 1.44, prod f16 masked 1.70 -> 1.37, 3-D f16
+  // 1.14 -> 1.05; max f16 lost 1.52 -> 1.59 and keeps the panels; not where
+  // the wider panels bring pieces: Planner.cpp; BENCHMARKS.md).
+  static constexpr int kPipelineThreadsTwoByteSums = 256;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;

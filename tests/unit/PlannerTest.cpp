@@ -293,6 +293,20 @@ TEST(Planner, ColumnVectorShrinksToTheStrides) {
   EXPECT_EQ(plan("sum u8[33,1000000] dim=0").vector, 4);  // limited by the i64 output
 }
 
+// Sums and products of f16/bf16 through the column pipeline take blocks of
+// 256 (wider panels) unless those bring pieces to a plan that had none;
+// max, min and 2-byte integers keep the policy's panels.
+TEST(Planner, TwoByteFloatSumsTakeWiderColumnPanels) {
+  for (const char *text : {"sum f16[8192,8192] dim=0", "prod bf16[4096,4096] dim=0 mask", "sum f16[64,256,1024] dim=1"})
+    EXPECT_EQ(plan(text).threads, 256) << text;
+  KernelPlan big = plan("sum bf16[32768,32768] dim=0"); // 512 panels of 64: no pieces; 256 of 128 would have them
+  EXPECT_EQ(big.threads, 128);
+  EXPECT_EQ(big.pieces, 1);
+  EXPECT_EQ(plan("sum i16[8192,8192] dim=0").threads, plan("sum f32[8192,8192] dim=0").threads);
+  EXPECT_EQ(plan("max f16[4096,4096] dim=0").threads, 128);
+  EXPECT_EQ(planKernel(mustParse("sum f16[8192,8192] dim=0"), *parsePlanTuning("threads=64")).threads, 64);
+}
+
 TEST(Planner, TransposedInputFallsBackToStrided) {
   KernelPlan p = plan("sum f32[100,200] dim=1 strides=[1,100]");
   EXPECT_EQ(p.family, KernelFamily::Strided);
