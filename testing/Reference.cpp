@@ -121,7 +121,7 @@ std::vector<ReferenceValue> referenceLine(const ScanSpec &spec, const void *in, 
   double floatRun = floatIdentity(spec.op);
   double absSum = 0, maxAbs = 0;
   int64_t steps = 0;
-  int64_t index = -1; // torch.cummax's rule: see indexTakesOver
+  int64_t index = -1; // torch.cummax's rule, as IndexedMonoid's (templates/scanjit/indexed_scan.cuh)
   for (int64_t k = 0; k < L; ++k) {
     const int64_t i = spec.reverse ? L - 1 - k : k;
     ReferenceValue &r = result[i];

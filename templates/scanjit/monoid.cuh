@@ -92,14 +92,12 @@ template <class M> struct BlockMonoid<M, true> {
 
 // Whether a combine is costly enough to call out of line where it runs once
 // a tile or a piece (look-back windows, column pieces' prefixes and slice
-// totals), not once an item: log-sum-exp's (an exp and a log1p with
-// torch's special cases), inlined at every unrolled site of those paths,
-// was three quarters of a double column kernel's code.
+// totals), not once an item: an op's that is not cheap (CheapCombine:
+// log-sum-exp's exp and log1p with torch's special cases, which, inlined at
+// every unrolled site of those paths, were three quarters of a double
+// column kernel's code), and a monoid's over such an op.
 template <class C> struct CostlyCombine {
-  static constexpr bool value = false;
-};
-template <class In, class Acc> struct CostlyCombine<LogSumExpOp<In, Acc>> {
-  static constexpr bool value = true;
+  static constexpr bool value = !CheapCombine<C>::value;
 };
 template <class Op, class Acc> struct CostlyCombine<PlainMonoid<Op, Acc>> : CostlyCombine<Op> {};
 template <class Op, class Acc> struct CostlyCombine<SegmentedMonoid<Op, Acc>> : CostlyCombine<Op> {};
