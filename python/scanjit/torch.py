@@ -150,7 +150,7 @@ def _extreme_backward(ctx, g):
 
 def _setup_extreme(op):
     def setup(ctx, inputs, output):
-        _setup(ctx, inputs, output)
+        _setup(ctx, inputs, None)  # (not the output: the backward scans again for the indices)
         ctx.op = op
     return setup
 
