@@ -106,6 +106,8 @@ const Case kCases[] = {
     {"cliffs", "sum f32[8388608,2] dim=0"},
     {"cliffs", "sum f32[4194304,4] dim=0"},
     {"cliffs", "sum f32[4194304] dim=0 strides=[2]"},
+    {"cliffs", "sum f16[8388608] dim=0 strides=[2]"},         // x[::2] of 2-byte elements
+    {"cliffs", "sum f32[4096,2048] dim=1 strides=[4096,2]"},  // x[:, ::2]
     {"cliffs", "sum f16[8192,4096] dim=0"},
     {"cliffs", "sum f16[8192,4097] dim=0"},
     {"cliffs", "sum f32[8192,4097] dim=0 mask"},

@@ -562,7 +562,11 @@ int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
 bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   int threads, items;
   lookbackBlock(spec, tuning, false, threads, items);
-  items = pick(tuning.items, std::min(items, policy::ColumnPolicy::kStridedLineItems));
+  const int64_t lanes = scanLanes(spec, plan.geometry);
+  const int lineItems = lanes > 1                   ? policy::ColumnPolicy::kStridedLineItems
+                        : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
+                                                  : policy::ColumnPolicy::kSingleStridedLineItems;
+  items = pick(tuning.items, lanes > 1 ? std::min(items, lineItems) : lineItems);
   const int64_t rows = plan.geometry.numLines();
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;
@@ -582,7 +586,6 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       return true;
     plan.packedLanes = 0;
   }
-  const int64_t lanes = scanLanes(spec, plan.geometry);
   if (lanes > 1 && !tuning.threads) // the step's rows of every lane fit the stage
     threads = int(std::clamp<int64_t>(policy::ColumnPolicy::kLanesStageBytes /
                                           (int64_t(items) * lanes * (dtypeSize(spec.in) + dtypeSize(spec.out))) / 32 * 32,

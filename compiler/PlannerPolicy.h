@@ -130,11 +130,20 @@ struct ColumnPolicy {
   // Unpacked, a step's rows of all the group's lines, in and out, in at most
   // this many bytes of shared memory: wider rows take smaller blocks.
   static constexpr int kLanesStageBytes = 64 * 1024;
-  // Lines at a stride load 4 items a thread, not the row family's 8 (H100,
-  // one line at a time: f32[1048576,2] 4.74 -> 3.42 of copy, [4194304,4]
-  // 8.50 -> 6.48, f16 [8388608,2] 10.2 -> 5.6; f32[4194304] at stride 2
-  // 2.87 -> 3.16).
+  // Narrow columns' lines, a group of lanes at a time, load 4 items a thread,
+  // not the row family's 8 (H100, then one line at a time: f32[1048576,2]
+  // 4.74 -> 3.42 of copy, [4194304,4] 8.50 -> 6.48, f16 [8388608,2] 10.2 ->
+  // 5.6).
   static constexpr int kStridedLineItems = 4;
+  // A line at a stride of its own (x[::2]) loads 8 items a thread, 16 of
+  // 2-byte types: more bytes in flight for a kernel that loads without
+  // stages (H100, ratio to copy, 4 / 8 / 16 items: f32[4194304] at stride 2
+  // 3.26 / 2.84 / 3.24, [33554432] 4.00 / 3.25 / 3.85, f16[8388608] 5.59 /
+  // 3.44 / 2.83, bf16[33554432] reverse 6.81 / 3.40 / 3.34, u8[16777216]
+  // 5.27 / 4.01 / 4.31, i32 3.32 / 2.77 / 3.39, log-sum-exp f32 5.34 / 3.54
+  // / 3.89; stride 7, sector-bound: 4.45 / 4.78 / 4.56; BENCHMARKS.md).
+  static constexpr int kSingleStridedLineItems = 8;
+  static constexpr int kSingleStridedLineItemsTwoByte = 16;
   static constexpr int kThreads = 256;
   static constexpr int kLoadBytes = 16;       // widest access per thread and step
   static constexpr int kStoreBytes = 32;
