@@ -113,6 +113,30 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
+TEST(Edges, LinesAtAStrideOfTheirOwn) {
+  SCANJIT_REQUIRE_GPU();
+  // x[::2] and the like: the look-back's tiles, each thread loading its 8
+  // items (16 of 2-byte types) at the stride; odd lengths, the last tile
+  // partial, pointers a few elements in, every flag.
+  const std::vector<std::string> specs = {
+      "sum f32[300001] dim=0 strides=[2] mask reverse",
+      "sum f16[1000003] dim=0 strides=[2]",
+      "max f16[500001] dim=0 strides=[3] exclusive",
+      "min bf16[3,400001] dim=1 strides=[800002,2] mask",
+      "logsumexp f32[200000] dim=0 strides=[2] reverse exclusive",
+      "sum u8[900001] dim=0 strides=[2] reverse",
+      "prod f64[300007] dim=0 strides=[2]",
+      "sum i32[2,350001] dim=1 strides=[700002,2] exclusive",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
+    EXPECT_EQ(plan.stages, 0) << s;
+  }
+  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2)});
+}
+
 TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   SCANJIT_REQUIRE_GPU();
   // Narrow columns on the 16-byte grid, masked or not, of a cheap combine: one
