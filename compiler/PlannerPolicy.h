@@ -71,6 +71,11 @@ struct LookbackPolicy {
   // Max, min and log-sum-exp, and masked scans (a forward masked sum spilled
   // 8 stores), exceed 40 registers and keep the plan above.
   static constexpr int kLeanMinBlocksPerSm = 3;
+  // Without stages (one line at a stride of its own, x[::2]), the lean plan
+  // fits 32 registers without spills: four blocks an SM put a third more
+  // tiles in flight (H100, f32[4194304] at stride 2: 3.04 -> 2.42 of copy,
+  // [33554432] 3.24 -> 2.90; BENCHMARKS.md).
+  static constexpr int kLeanDirectMinBlocksPerSm = 4;
   static constexpr int kLeanStages = 3;
   static constexpr int kLeanPerLane = 1; // readers: every warp of the block
   // Edges plans (rows off the 16-byte grid) of 4-byte accumulators in
