@@ -73,8 +73,9 @@ struct LookbackPolicy {
   static constexpr int kLeanMinBlocksPerSm = 3;
   // Without stages (one line at a stride of its own, x[::2]), the lean plan
   // fits 32 registers without spills: four blocks an SM put a third more
-  // tiles in flight (H100, f32[4194304] at stride 2: 3.04 -> 2.42 of copy,
-  // [33554432] 3.24 -> 2.90; BENCHMARKS.md).
+  // tiles in flight (H100, two runs, three blocks -> four: f32[4194304] at
+  // stride 2 2.74-2.93 -> 2.44-2.56 of copy, [33554432] 3.26-3.35 ->
+  // 3.02-3.06, prod reverse exclusive 2.56 -> 2.21-2.30; BENCHMARKS.md).
   static constexpr int kLeanDirectMinBlocksPerSm = 4;
   static constexpr int kLeanStages = 3;
   static constexpr int kLeanPerLane = 1; // readers: every warp of the block
