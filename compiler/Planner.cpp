@@ -230,11 +230,14 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // 12-32 spills in the lean plan's 40 registers.)
   const bool lean =
       smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges && lanes == 1;
-  // (Several lines at a stride deal their tickets round the lines: 4 spills at 32 registers.)
-  const bool leanDirect = lean && !contiguousRows && rows == 1;
-  const int blocks = leanDirect ? policy::LookbackPolicy::kLeanDirectMinBlocksPerSm
-                     : lean     ? policy::LookbackPolicy::kLeanMinBlocksPerSm
-                                : policy::LookbackPolicy::kMinBlocksPerSm;
+  // One line at a stride of its own loads without stages: a block more an
+  // SM than the staged plans. (Several lines deal their tickets round the
+  // lines: 4 spills at 32 registers.)
+  const bool direct = !contiguousRows && rows == 1;
+  const int blocks = lean ? (direct ? policy::LookbackPolicy::kLeanDirectMinBlocksPerSm
+                                    : policy::LookbackPolicy::kLeanMinBlocksPerSm)
+                          : (direct ? policy::LookbackPolicy::kDirectMinBlocksPerSm
+                                    : policy::LookbackPolicy::kMinBlocksPerSm);
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
   plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : policy::LookbackPolicy::kLargeTileBlocksPerSm);
   // A lane of every warp reads the window where a value a lane is all the

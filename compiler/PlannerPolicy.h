@@ -77,6 +77,11 @@ struct LookbackPolicy {
   // stride 2 2.74-2.93 -> 2.44-2.56 of copy, [33554432] 3.26-3.35 ->
   // 3.02-3.06, prod reverse exclusive 2.56 -> 2.21-2.30; BENCHMARKS.md).
   static constexpr int kLeanDirectMinBlocksPerSm = 4;
+  // And the others of 32-byte tiles of 4-byte accumulators (max, min,
+  // log-sum-exp, masks) three, within 40 registers (two runs, two blocks ->
+  // three: max f32[4194304] at stride 2 0.040-0.041 -> 0.037-0.038 ms,
+  // log-sum-exp 0.050 -> 0.044, masked exclusive sum 0.040-0.041 -> 0.040).
+  static constexpr int kDirectMinBlocksPerSm = 3;
   static constexpr int kLeanStages = 3;
   static constexpr int kLeanPerLane = 1; // readers: every warp of the block
   // Edges plans (rows off the 16-byte grid) of 4-byte accumulators in
