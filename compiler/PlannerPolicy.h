@@ -78,9 +78,11 @@ struct LookbackPolicy {
   // 3.02-3.06, prod reverse exclusive 2.56 -> 2.21-2.30; BENCHMARKS.md).
   static constexpr int kLeanDirectMinBlocksPerSm = 4;
   // And the others of 32-byte tiles of 4-byte accumulators (max, min,
-  // log-sum-exp, masks) three, within 40 registers (two runs, two blocks ->
-  // three: max f32[4194304] at stride 2 0.040-0.041 -> 0.037-0.038 ms,
-  // log-sum-exp 0.050 -> 0.044, masked exclusive sum 0.040-0.041 -> 0.040).
+  // log-sum-exp, masks) three, within 40 registers (H100, two runs, two
+  // blocks -> three, ms: max f32[4194304] at stride 2 0.040 -> 0.037,
+  // log-sum-exp 0.050-0.051 -> 0.045-0.046, masked exclusive sum
+  // 0.041-0.046 -> 0.038-0.039, min f32[16777216] masked reverse
+  // 0.157-0.158 -> 0.139-0.140; BENCHMARKS.md).
   static constexpr int kDirectMinBlocksPerSm = 3;
   static constexpr int kLeanStages = 3;
   static constexpr int kLeanPerLane = 1; // readers: every warp of the block
