@@ -41,8 +41,11 @@ std::string fetch(nvrtcProgram program, SizeFn sizeFn, GetFn getFn) {
 
 std::vector<std::string> nvrtcOptions(const Target &target) {
   // 177: the plan's constants are echoed into every source, used or not.
+  // --minimal: no implicit CUDA runtime headers (the templates use only
+  // built-ins): the front end's 60 ms a small kernel became 36, the SASS
+  // byte for byte the same (BENCHMARKS.md).
   std::vector<std::string> options = {"--gpu-architecture=" + target.name(), "--std=c++17", "--ptxas-options=-v",
-                                      "--diag-suppress=177"};
+                                      "--diag-suppress=177", "--minimal"};
   // SCANJIT_NVRTC_OPTIONS: more options, space-separated, for measuring
   // compile time against kernel time (they enter the cache key with the rest).
   if (const char *extra = std::getenv("SCANJIT_NVRTC_OPTIONS")) {
