@@ -585,7 +585,9 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // Groups of over 16 bytes take blocks of 256: 128 registers a thread
     // for their items and window (f32 x 8 in blocks of 512 spilled 164
     // stores).
-    if (packed * dtypeSize(accumulatorType(spec.op, spec.in)) > 16)
+    // So do max and min of 2-byte elements: 8 spills in blocks of 384 (min bf16 x 4 reverse).
+    const bool twoByteExtremes = dtypeSize(spec.in) == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min);
+    if (packed * dtypeSize(accumulatorType(spec.op, spec.in)) > 16 || twoByteExtremes)
       threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
     planLookback(arch, spec, tuning, plan, rows / packed, threads,
                  pick(tuning.items, packedLanesItems(spec, threads, packed)));
