@@ -461,8 +461,17 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
 // of a panel can be bulk-copied (16-byte multiples; the kernel checks the
 // pointers); with few panels, pieces along the scan, 2 threads a column and
 // shorter stages for sums and products.
-void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &policyTuning,
+                      KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
+  // Masked sums and products of 4-byte elements: blocks of 128 and two
+  // stages, as if so tuned (ColumnPolicy::kMaskedThreads).
+  PlanTuning tuning = policyTuning;
+  if (spec.mask && cheapCombine(spec) && dtypeSize(spec.in) == 4 &&
+      dtypeSize(accumulatorType(spec.op, spec.in)) == 4) {
+    tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kMaskedThreads);
+    tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kMaskedStages);
+  }
   // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
   // whole words that hold them, each landing at its own place in its word.
   const bool edges =

@@ -192,6 +192,15 @@ struct ColumnPolicy {
   // 1.14 -> 1.05; max f16 lost 1.52 -> 1.59 and keeps the panels; not where
   // the wider panels bring pieces: Planner.cpp; BENCHMARKS.md).
   static constexpr int kPipelineThreadsTwoByteSums = 256;
+  // Masked sums and products of 4-byte elements (f32): blocks of 128, two
+  // stages (H100, two runs, ms: f32[8192,4097] dim=0 mask 0.163-0.166 ->
+  // 0.130, [32768,32768] dim=0 mask 4.15 -> 3.55, [65536,333] 0.129 ->
+  // 0.111-0.113, prod [16384,1001] reverse 0.101-0.103 -> 0.086-0.087,
+  // [8192,4096] 0.121-0.122 -> 0.114-0.115, 3-D middle dim 0.236-0.237 ->
+  // 0.227-0.231, [2048,2048] the same; masked i32 -> i64 sums spilled 12
+  // stores so: BENCHMARKS.md).
+  static constexpr int kMaskedThreads = 128;
+  static constexpr int kMaskedStages = 2;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;
