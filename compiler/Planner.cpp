@@ -579,10 +579,10 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   int threads, items;
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
-  const int lineItems = lanes > 1                   ? policy::ColumnPolicy::kStridedLineItems
+  const int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
                         : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
                                                   : policy::ColumnPolicy::kSingleStridedLineItems;
-  items = pick(tuning.items, lanes > 1 ? std::min(items, lineItems) : lineItems);
+  items = pick(tuning.items, lineItems);
   const int64_t rows = plan.geometry.numLines();
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;

@@ -28,6 +28,14 @@ void expectEdgesPlan(const std::string &spec, KernelFamily family) {
   EXPECT_EQ(plan.family, family) << spec;
 }
 
+// The plan of each spec is the look-back's, loaded by each thread (no stages).
+void expectUnstagedLookback(const std::string &spec) {
+  KernelPlan plan;
+  ASSERT_TRUE(planOf(spec, plan));
+  EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
+  EXPECT_EQ(plan.stages, 0) << spec;
+}
+
 TEST(Edges, RowFamilyOddLengthsAndOffsets) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
@@ -104,12 +112,8 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
       "sum f32[100000,16] dim=0 mask reverse",  "logsumexp f32[60000,16] dim=0 exclusive",
       "sum f64[80000,8] dim=0",                 "sum u8[200000,8] dim=0 mask",
   };
-  for (const std::string &s : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(s, plan));
-    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
-    EXPECT_EQ(plan.stages, 0) << s;
-  }
+  for (const std::string &s : specs)
+    expectUnstagedLookback(s);
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
@@ -128,12 +132,8 @@ TEST(Edges, LinesAtAStrideOfTheirOwn) {
       "prod f64[300007] dim=0 strides=[2]",
       "sum i32[2,350001] dim=1 strides=[700002,2] exclusive",
   };
-  for (const std::string &s : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(s, plan));
-    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
-    EXPECT_EQ(plan.stages, 0) << s;
-  }
+  for (const std::string &s : specs)
+    expectUnstagedLookback(s);
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2)});
 }
 
