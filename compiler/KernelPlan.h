@@ -58,7 +58,7 @@ struct KernelPlan {
   int pieces = 1;           // blocks along each panel's scan, chained by published totals (column pipeline)
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
-  bool edges = false;       // staged rows may lie off the 16-byte grid: tiles on each row's grid, edges copied apart
+  bool edges = false;       // staged data may lie off the 16-byte grid: tiles on each row's grid, edges copied apart (or dense spans)
   int packedLanes = 0;      // narrow columns scanned as one row of items of this many lanes (packed_lanes.cuh)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces)

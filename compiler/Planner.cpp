@@ -92,6 +92,19 @@ int64_t classCount(const PlanTuning &tuning, int64_t n) {
 }
 bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : policyChoice; }
 
+// Lines at a stride of 2 to 16 bytes an element (a mask of at most 16 bytes
+// a step), apart from each other: the look-back stages their tiles' dense
+// spans (SpanStaged in templates/scanjit/span_pipeline.cuh). Lines whose
+// spans overlap (columns of a few) keep each thread's strided loads, their
+// tickets dealt round the lines so each sector is read once.
+bool spanStaged(const ScanSpec &spec, const ScanGeometry &g) {
+  const GeometryDim &scan = g.scan;
+  const int64_t span = scan.size * scan.in;
+  const bool apart = std::all_of(g.lines.begin(), g.lines.end(), [&](const GeometryDim &d) { return d.in >= span; });
+  return scan.in >= 2 && scan.in * dtypeSize(spec.in) <= 16 && (!spec.mask || (scan.mask >= 1 && scan.mask <= 16)) &&
+         apart;
+}
+
 // Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh and
 // GridPipeline in grid_pipeline.cuh (the kernel asserts its size fits): a
 // stage holds a tile of input, later of output, and of mask (shifted by up
@@ -99,6 +112,10 @@ bool pickFlag(int tuned, bool policyChoice) { return tuned >= 0 ? tuned != 0 : p
 // narrow columns holds its items' lanes.
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
   const int64_t tile = int64_t(plan.threads) * plan.items * std::max(1, plan.packedLanes);
+  if (plan.family == KernelFamily::RowLookback && spanStaged(spec, plan.geometry)) {
+    const GeometryDim &scan = plan.geometry.scan; // SpanPipeline's dense spans
+    return tile * scan.in * dtypeSize(spec.in) + 32 + (spec.mask ? tile * scan.mask + 32 : 16);
+  }
   return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) +
          (spec.mask ? tile + (plan.edges ? 32 : 0) : 16);
 }
@@ -179,7 +196,8 @@ int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
 // anywhere in a word. Mirrors lookback_tiles_per_row() in
 // templates/scanjit/lookback_scan.cuh.
 int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan, int64_t tile) {
-  return ceilDiv(plan.geometry.scan.size + (plan.edges ? 16 / dtypeSize(spec.in) - 1 : 0), tile);
+  const bool onGrid = plan.edges && !(plan.family == KernelFamily::RowLookback && spanStaged(spec, plan.geometry));
+  return ceilDiv(plan.geometry.scan.size + (onGrid ? 16 / dtypeSize(spec.in) - 1 : 0), tile);
 }
 
 // A look-back register tile of at most 32 bytes of 4-byte accumulators
@@ -219,6 +237,18 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.family = KernelFamily::RowLookback;
   plan.threads = threads;
   plan.items = items;
+  // Lines at a small stride, apart, stage their dense spans (kIn times a
+  // tile's bytes): blocks halved until the fewest stages fit the budget.
+  // Other strided lines load each thread's items at the stride.
+  auto spansFit = [&] {
+    return stageBytes(spec, plan) * policy::StagePolicy::kMinStages <= policy::StagePolicy::kLookbackBudgetBytes;
+  };
+  const bool spanLines = !contiguousRows && spanStaged(spec, plan.geometry);
+  while (spanLines && !tuning.threads && !spansFit() && plan.threads / 2 >= policy::LookbackPolicy::kMinSpanThreads)
+    plan.threads /= 2;
+  const bool spans = spanLines && spansFit();
+  if (!spans)
+    plan.threads = threads;
   const int lanes = std::max(1, plan.packedLanes);
   // Two blocks of 512 threads leave 64 registers a thread: enough for a
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
@@ -230,11 +260,12 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // 12-32 spills in the lean plan's 40 registers.)
   const bool lean =
       smallTile && (spec.op == ScanOp::Sum || spec.op == ScanOp::Prod) && !spec.mask && !plan.edges && lanes == 1;
-  // One line at a stride of its own loads without stages: a block more an
-  // SM than the staged plans. (Several lines deal their tickets round the
+  // One line at a stride of its own without stages: a block more an SM
+  // than the staged plans. (Several lines deal their tickets round the
   // lines: 4 spills at 32 registers.)
-  const bool direct = !contiguousRows && rows == 1;
-  const int blocks = lean ? (direct ? policy::LookbackPolicy::kLeanDirectMinBlocksPerSm
+  const bool direct = !contiguousRows && !spans && rows == 1;
+  const int blocks = spans ? policy::LookbackPolicy::kSpanMinBlocksPerSm
+                   : lean  ? (direct ? policy::LookbackPolicy::kLeanDirectMinBlocksPerSm
                                     : policy::LookbackPolicy::kLeanMinBlocksPerSm)
                           : (direct ? policy::LookbackPolicy::kDirectMinBlocksPerSm
                                     : policy::LookbackPolicy::kMinBlocksPerSm);
@@ -248,12 +279,13 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.lookbackWarps = std::min(
       pick(tuning.lookbackWarps, everyWarpReads ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
       plan.threads / 32);
-  // (Stages hold contiguous rows; strided lines are loaded by each thread.)
-  plan.stages = contiguousRows ? bulkStages(arch, spec, tuning, plan,
-                                            lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
-                                            policy::StagePolicy::kLookbackBudgetBytes)
-                               : 0;
-  plan.edges = plan.edges && plan.stages > 0;
+  // Stages hold contiguous rows, or dense spans (any pointer: edges).
+  plan.stages = contiguousRows || spans
+                    ? bulkStages(arch, spec, tuning, plan,
+                                 lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
+                                 policy::StagePolicy::kLookbackBudgetBytes)
+                    : 0;
+  plan.edges = (plan.edges || spans) && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
   // Evict-first pays only for inputs larger than the L2 (f32[4194304]: 1.77
   // -> 1.48 of copy without it; f32[16777216], 64 MB: 1.00 with it, 1.03
@@ -261,7 +293,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) > arch.l2Bytes;
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
-  plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(threads) * items);
+  plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(plan.threads) * items);
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
 }

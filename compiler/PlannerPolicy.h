@@ -106,6 +106,15 @@ struct LookbackPolicy {
   // 0.078-0.079 -> 0.073, min f16 0.069-0.070 -> 0.066-0.068, max f16
   // 0.068-0.069 -> 0.066-0.067; their sums stay at 384: 0.095 -> 0.120).
   static constexpr int kLargeTileWideThreads = 256;
+  // Dense spans of lines at a stride (a stage holds the stride times a
+  // tile's bytes): blocks no smaller than this to fit two stages.
+  static constexpr int kMinSpanThreads = 128;
+  // Span plans take two blocks an SM, lean or not: a third (40 registers)
+  // timed the same and spilled where the tile is exclusive or the lines
+  // several (H100, ms, three blocks -> two: f32[33554432] at stride 2
+  // 0.178 -> 0.174, [8,1048576] 0.055 -> 0.053, prod [4194305] reverse
+  // exclusive 0.033 -> 0.032; BENCHMARKS.md).
+  static constexpr int kSpanMinBlocksPerSm = 2;
   static constexpr int kLargeTileBlocksPerSm = 2;
 };
 

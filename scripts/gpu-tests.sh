@@ -94,7 +94,8 @@ if want sanitize; then
          "sum f32[4,3000,64] dim=1 exclusive" "sum f32[2,300000] dim=1 reverse exclusive"
          "sum f32[2100,2048] dim=1 mask reverse exclusive" "sum f32[2100,1100] dim=1 reverse exclusive"
          "sum f32[4001,1001] dim=0 mask" "sum f16[2001,333] dim=0 reverse exclusive" "sum f32[100003,2] dim=0"
-         "sum f16[3,40001] dim=1 mask reverse" "sum i32[2,300005] dim=1 exclusive")
+         "sum f16[3,40001] dim=1 mask reverse" "sum i32[2,300005] dim=1 exclusive"
+         "sum f32[300001] dim=0 strides=[2] mask mask_strides=[2] reverse" "max f16[50001] dim=0 strides=[3] exclusive")
   for tool in memcheck racecheck synccheck; do
     log="$logs/sanitize-$tool.log"
     : > "$log"

@@ -31,9 +31,12 @@ __device__ __forceinline__ void lookback_scan_unpacked(const void *in_, const u8
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   LookbackWorkspace<typename P::Acc> ws(workspace, tiles);
   __shared__ LookbackShared<P, Plan> sh;
-  static_assert(Plan::kStages == 0 || (P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1)),
-                "stages hold contiguous rows");
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
+  static_assert(Plan::kStages == 0 || SpanStaged<P>::value ||
+                    (P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1)),
+                "stages hold contiguous rows, or the dense spans of lines at a small stride");
+  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && SpanStaged<P>::value)
+    lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles);
+  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
     lookback_scan_grid<P, Plan>(in, mask, out, ws, sh, tiles);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
     lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles);

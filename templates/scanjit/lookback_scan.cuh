@@ -20,6 +20,7 @@
 #include "scanjit/geometry.cuh"
 #include "scanjit/grid_pipeline.cuh"
 #include "scanjit/round_robin.cuh"
+#include "scanjit/span_pipeline.cuh"
 #include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_agent.cuh"
 
@@ -36,9 +37,11 @@ __host__ __device__ constexpr long long lookback_workspace_bytes(long long tiles
 // Tiles of all rows: the workspace holds two values for each. With edges
 // (lookback_scan_grid), a row's tiles lie on its 16-byte grid, so a row
 // has room for one more when its start may lie inside a word (its last
-// tile in scan order is then empty; the planner's gridTilesPerRow).
+// tile in scan order is then empty; the planner's gridTilesPerRow). Dense
+// spans (edges too) are staged wherever their tiles start.
 template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles_per_row() {
-  return (P::kLength + (Plan::kEdges ? 16 / (long long)sizeof(typename P::In) - 1 : 0) +
+  constexpr bool kOnGrid = Plan::kEdges && !SpanStaged<P>::value;
+  return (P::kLength + (kOnGrid ? 16 / (long long)sizeof(typename P::In) - 1 : 0) +
           (long long)Plan::kThreads * Plan::kItems - 1) /
          ((long long)Plan::kThreads * Plan::kItems);
 }
@@ -391,6 +394,14 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 // With three stages or more, results leave through the tile's stage as
 // whole-sector stores; the stage is refilled once every thread has stored
 // from it (the next tile's block barrier).
+//
+// Lines at a small stride of their own stage their tiles' dense spans
+// (span_pipeline.cuh) and store from registers at the output's stride.
+template <class P, class Plan>
+using LookbackStages =
+    typename Select<SpanStaged<P>::value, SpanPipeline<P, Plan::kStages, Plan::kThreads * Plan::kItems, Plan::kEvictFirst>,
+                    TilePipeline<P, Plan::kStages, Plan::kThreads * Plan::kItems, Plan::kEvictFirst>>::type;
+
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
@@ -398,8 +409,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   constexpr int S = Plan::kStages, I = Plan::kItems;
-  constexpr int kTile = Plan::kThreads * I;
-  typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
+  typedef LookbackStages<P, Plan> Pipe;
   typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   constexpr bool staged = Pipe::kCanStageOutput;
@@ -419,7 +429,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     next_ticket = ws.next();
     const LookbackTilePlace<P, Plan> at(id);
     const typename Pipe::MaskItem *masks = reinterpret_cast<const typename Pipe::MaskItem *>(mask);
-    pipe.issue(stage, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
+    if constexpr (SpanStaged<P>::value)
+      pipe.issue_span(stage, id, in + at.o.in, mask + at.o.mask, at.start, at.elems());
+    else
+      pipe.issue(stage, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
   };
   pipe.init();
   next_ticket = ws.begin(sh.tag);
@@ -466,7 +479,8 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
         pipe.store_through_stage(a_stage, out + at_a.o.out + at_a.start, at_a.elems(), out_on_grid, r);
       } else {
         const Index start = at_a.start + Index(threadIdx.x) * I;
-        store_converted<P, I, 1>(out + at_a.o.out + start, Index(P::kLength) - start, r);
+        store_converted<P, I, P::Scan::kOut>(out + at_a.o.out + start * Index(P::Scan::kOut), Index(P::kLength) - start,
+                                             r);
       }
     }
     if (b < 0) {

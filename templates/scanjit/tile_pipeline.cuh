@@ -17,18 +17,9 @@
 
 namespace scanjit {
 
-// kEvictFirst: the bulk copies carry the evict-first L2 policy (the plan's
-// choice: it helped the look-back and slowed block-per-row scans on H200).
-template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePipeline {
-  typedef typename P::In In;
-  typedef typename MaskItemOf<P>::type MaskItem;
-  // A stage holds a tile's input, and later its output (staged stores).
-  static constexpr int kInBytes =
-      kTileElems * int(sizeof(In) > sizeof(typename P::Out) ? sizeof(In) : sizeof(typename P::Out));
-  static constexpr int kMaskBytes = P::kMask ? kTileElems * int(sizeof(MaskItem)) : 16;
-
-  alignas(128) unsigned char in[kStages][kInBytes];
-  alignas(16) unsigned char mask[kStages][kMaskBytes];
+// Each stage's mbarrier and the work item it holds: the issuer sets the item
+// before the stage's phase completes, and every thread reads it after its wait.
+template <int kStages> struct StageRing {
   u64 full[kStages];
   long long item[kStages]; // the work item the stage holds (set by the issuer)
 
@@ -42,18 +33,6 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
     }
   }
 
-  // Thread 0: stage `s` receives `count` elements from `src_in` (and the
-  // mask from `src_mask`) for work item `work`.
-  __device__ __forceinline__ void issue(int s, long long work, const In *src_in, const MaskItem *src_mask, int count) {
-    item[s] = work;
-    const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
-    const unsigned mask_bytes = P::kMask ? unsigned(count) * unsigned(sizeof(MaskItem)) : 0u;
-    mbarrier_arrive_expect_tx(&full[s], in_bytes + mask_bytes);
-    bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &full[s]);
-    if (P::kMask)
-      bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &full[s]);
-  }
-
   // Thread 0: stage `s` completes its phase with no data (no work left).
   __device__ __forceinline__ void issue_end(int s) {
     item[s] = -1;
@@ -65,6 +44,37 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   __device__ __forceinline__ long long wait(int s, long long use) {
     mbarrier_wait(&full[s], unsigned(use & 1));
     return item[s];
+  }
+};
+
+// kEvictFirst: the bulk copies carry the evict-first L2 policy (the plan's
+// choice: it helped the look-back and slowed block-per-row scans on H200).
+template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePipeline {
+  typedef typename P::In In;
+  typedef typename MaskItemOf<P>::type MaskItem;
+  // A stage holds a tile's input, and later its output (staged stores).
+  static constexpr int kInBytes =
+      kTileElems * int(sizeof(In) > sizeof(typename P::Out) ? sizeof(In) : sizeof(typename P::Out));
+  static constexpr int kMaskBytes = P::kMask ? kTileElems * int(sizeof(MaskItem)) : 16;
+
+  alignas(128) unsigned char in[kStages][kInBytes];
+  alignas(16) unsigned char mask[kStages][kMaskBytes];
+  StageRing<kStages> ring; // (after the stages: their offsets stay small constants)
+
+  __device__ __forceinline__ void init() { ring.init(); }
+  __device__ __forceinline__ void issue_end(int s) { ring.issue_end(s); }
+  __device__ __forceinline__ long long wait(int s, long long use) { return ring.wait(s, use); }
+
+  // Thread 0: stage `s` receives `count` elements from `src_in` (and the
+  // mask from `src_mask`) for work item `work`.
+  __device__ __forceinline__ void issue(int s, long long work, const In *src_in, const MaskItem *src_mask, int count) {
+    ring.item[s] = work;
+    const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
+    const unsigned mask_bytes = P::kMask ? unsigned(count) * unsigned(sizeof(MaskItem)) : 0u;
+    mbarrier_arrive_expect_tx(&ring.full[s], in_bytes + mask_bytes);
+    bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &ring.full[s]);
+    if (P::kMask)
+      bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &ring.full[s]);
   }
 
   // This thread's kItems elements at `first` (of the stage), lifted to the

@@ -115,4 +115,12 @@ SCANJIT_FLOAT_LIMITS(float)
 SCANJIT_FLOAT_LIMITS(double)
 #undef SCANJIT_FLOAT_LIMITS
 
+// A if kFirst, else B (NVRTC compiles without the standard library).
+template <bool kFirst, class A, class B> struct Select {
+  typedef A type;
+};
+template <class A, class B> struct Select<false, A, B> {
+  typedef B type;
+};
+
 } // namespace scanjit

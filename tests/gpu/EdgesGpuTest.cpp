@@ -119,10 +119,13 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
 
 TEST(Edges, LinesAtAStrideOfTheirOwn) {
   SCANJIT_REQUIRE_GPU();
-  // x[::2] and the like: the look-back's tiles, each thread loading its 8
-  // items (16 of 2-byte types) at the stride; odd lengths, the last tile
-  // partial, pointers a few elements in, every flag.
-  const std::vector<std::string> specs = {
+  // x[::2] and the like at 2 to 16 bytes an element: the look-back's tiles
+  // staged as their dense spans (span_pipeline.cuh), each warp picking its
+  // elements from the stage; odd lengths, the last tile partial, pointers a
+  // few elements in (each tile's span then starts inside a word, and the
+  // line's last word is the issuing thread's), strided and contiguous masks,
+  // outputs at a stride, every flag.
+  const std::vector<std::string> staged = {
       "sum f32[300001] dim=0 strides=[2] mask reverse",
       "sum f16[1000003] dim=0 strides=[2]",
       "max f16[500001] dim=0 strides=[3] exclusive",
@@ -131,10 +134,30 @@ TEST(Edges, LinesAtAStrideOfTheirOwn) {
       "sum u8[900001] dim=0 strides=[2] reverse",
       "prod f64[300007] dim=0 strides=[2]",
       "sum i32[2,350001] dim=1 strides=[700002,2] exclusive",
+      "sum f32[400003] dim=0 strides=[2] mask mask_strides=[2] exclusive",
+      "max u8[700001] dim=0 strides=[16] mask mask_strides=[3] reverse",
+      "sum f16[600001] dim=0 strides=[4] out_strides=[3]",
+      "sum i32[2,300001] dim=1 strides=[600002,2] out=i64 out_strides=[1,2] reverse",
   };
-  for (const std::string &s : specs)
+  for (const std::string &s : staged) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
+    EXPECT_GT(plan.stages, 0) << s;
+    EXPECT_TRUE(plan.edges) << s; // any pointer
+  }
+  // Wider strides (a sector an element) and columns of a few, whose spans
+  // overlap, keep each thread's loads at the stride.
+  const std::vector<std::string> unstaged = {
+      "sum f32[300001] dim=0 strides=[7] reverse",
+      "max f64[200003] dim=0 strides=[3] mask",
+      "sum f32[2,300001] dim=1 strides=[1,3] exclusive",
+  };
+  for (const std::string &s : unstaged)
     expectUnstagedLookback(s);
-  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2)});
+  std::vector<std::string> all = staged;
+  all.insert(all.end(), unstaged.begin(), unstaged.end());
+  expectCasesPass(all, {CaseOptions{}, offsets(1, 3, 2)});
 }
 
 TEST(Edges, NarrowColumnsPackedIntoOneRow) {

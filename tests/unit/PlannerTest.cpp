@@ -537,7 +537,7 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
 TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
-  for (const char *text : {"sum f32[1048577,2] dim=0 mask", "sum f16[1048576,16] dim=0 mask", "sum f32[4194304] dim=0 strides=[2]",
+  for (const char *text : {"sum f32[1048577,2] dim=0 mask", "sum f16[1048576,16] dim=0 mask", "sum f32[4194304] dim=0 strides=[7]",
                            "max f64[100001,3] dim=0 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
@@ -561,7 +561,33 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
   EXPECT_EQ(plan("sum f32[1048576,17] dim=0").family, KernelFamily::Column);             // 17 columns
   EXPECT_EQ(planKernel(mustParse("sum f32[1048576,2] dim=0"), {}, Target{80}).stages, 0); // no bulk copies: not packed
   EXPECT_EQ(plan("sum f16[1048576,32] dim=0").family, KernelFamily::Column);             // 32 columns
-  EXPECT_EQ(plan("sum f32[4194304] dim=0 strides=[2]").sharedBytes, 0);                 // no lanes: at the stride
+  EXPECT_EQ(plan("sum f32[4194304] dim=0 strides=[7]").sharedBytes, 0);                 // no lanes: at the stride
   EXPECT_EQ(plan("sum f32[1000,2] dim=0").family, KernelFamily::Column);                 // lines too short
   EXPECT_EQ(plan("max f16[100,200] dim=1 strides=[1,100]").family, KernelFamily::Strided); // likewise
+}
+
+TEST(Planner, LinesAtASmallStrideStageTheirDenseSpans) {
+  // A stage holds the stride times a tile's bytes, from any pointer (edges),
+  // and the tile count is the line's own (no spare tile for a grid).
+  KernelPlan two = plan("sum f32[4194304] dim=0 strides=[2]");
+  EXPECT_EQ(two.family, KernelFamily::RowLookback);
+  EXPECT_EQ(two.threads, 512);
+  EXPECT_EQ(two.stages, 2);
+  EXPECT_TRUE(two.edges);
+  EXPECT_EQ(two.sharedBytes, 2 * (512 * 8 * 2 * 4 + 32 + 16 + 48) + 256);
+  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (4194304 / 4096) * 2 * 4);
+  // Wider spans halve the block until two stages fit the budget.
+  KernelPlan three = plan("max f32[4194304] dim=0 strides=[3]");
+  EXPECT_EQ(three.threads, 256);
+  EXPECT_GE(three.stages, 2);
+  KernelPlan masked = plan("max u8[700001] dim=0 strides=[16] mask mask_strides=[3]");
+  EXPECT_GT(masked.stages, 0);
+  EXPECT_LE(masked.stages * (int64_t(masked.threads) * 8 * (16 + 3) + 64), 84 * 1024);
+  // Several lines apart stage too; lines whose spans overlap, a stride of
+  // over 16 bytes, or a broadcast line do not.
+  EXPECT_GT(plan("sum f32[8,1048576] dim=1 strides=[2097152,2]").stages, 0);
+  EXPECT_EQ(plan("sum f32[2,1048576] dim=1 strides=[1,2]").stages, 0);
+  EXPECT_EQ(plan("sum f32[4194304] dim=0 strides=[5]").stages, 0);
+  EXPECT_EQ(plan("sum f16[4194304] dim=0 strides=[16]").stages, 0);
+  EXPECT_EQ(plan("sum f32[4194304] dim=0 mask mask_strides=[0] strides=[2]").stages, 0);
 }
