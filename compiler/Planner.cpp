@@ -238,17 +238,26 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.threads = threads;
   plan.items = items;
   // Lines at a small stride, apart, stage their dense spans (kIn times a
-  // tile's bytes): blocks halved until the fewest stages fit the budget.
-  // Other strided lines load each thread's items at the stride.
+  // tile's bytes): blocks, then items, halved until the fewest stages fit
+  // the budget. Other strided lines load each thread's items at the stride.
   auto spansFit = [&] {
     return stageBytes(spec, plan) * policy::StagePolicy::kMinStages <= policy::StagePolicy::kLookbackBudgetBytes;
   };
   const bool spanLines = !contiguousRows && spanStaged(spec, plan.geometry);
-  while (spanLines && !tuning.threads && !spansFit() && plan.threads / 2 >= policy::LookbackPolicy::kMinSpanThreads)
-    plan.threads /= 2;
+  while (spanLines && !spansFit()) {
+    if (!tuning.threads && plan.threads / 2 >= policy::LookbackPolicy::kMinSpanThreads)
+      plan.threads /= 2;
+    else if (!tuning.items && plan.items / 2 >= policy::LookbackPolicy::kMinSpanItems)
+      plan.items /= 2;
+    else
+      break;
+  }
   const bool spans = spanLines && spansFit();
-  if (!spans)
+  if (!spans) {
     plan.threads = threads;
+    plan.items = items;
+  }
+  items = plan.items;
   const int lanes = std::max(1, plan.packedLanes);
   // Two blocks of 512 threads leave 64 registers a thread: enough for a
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
@@ -611,9 +620,16 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   int threads, items;
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
-  const int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
-                        : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
-                                                  : policy::ColumnPolicy::kSingleStridedLineItems;
+  int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
+                  : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
+                                            : policy::ColumnPolicy::kSingleStridedLineItems;
+  // Staged dense spans hold at most a row's accumulator bytes a thread
+  // (log-sum-exp's count twice: its combine holds two): 16 i16 products or
+  // 8 f64 log-sum-exps spilled at 128 registers. (Contiguous rows' 4 items
+  // of f64 timed 12% slower than 8: 0.066 against 0.057-0.059 ms.)
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in)) * (spec.op == ScanOp::LogSumExp ? 2 : 1);
+  while (lanes <= 1 && spanStaged(spec, plan.geometry) && lineItems * accBytes > policy::RowPolicy::kAccBytesPerThread)
+    lineItems /= 2;
   items = pick(tuning.items, lineItems);
   const int64_t rows = plan.geometry.numLines();
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))

@@ -107,8 +107,10 @@ struct LookbackPolicy {
   // 0.068-0.069 -> 0.066-0.067; their sums stay at 384: 0.095 -> 0.120).
   static constexpr int kLargeTileWideThreads = 256;
   // Dense spans of lines at a stride (a stage holds the stride times a
-  // tile's bytes): blocks no smaller than this to fit two stages.
+  // tile's bytes): blocks no smaller than this, then items no fewer, to fit
+  // two stages.
   static constexpr int kMinSpanThreads = 128;
+  static constexpr int kMinSpanItems = 4;
   // Span plans take two blocks an SM, lean or not: a third (40 registers)
   // timed the same and spilled where the tile is exclusive or the lines
   // several (H100, ms, three blocks -> two: f32[33554432] at stride 2

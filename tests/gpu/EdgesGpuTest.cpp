@@ -100,9 +100,10 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   SCANJIT_REQUIRE_GPU();
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
-  // shared memory (lookback_lanes.cuh); views with no contiguous dim load
-  // at their stride. No stages, any alignment. (Cheap combines on the
-  // 16-byte grid are packed: the next test.)
+  // shared memory (lookback_lanes.cuh). No stages, any alignment. (Cheap
+  // combines on the 16-byte grid are packed: the next test. A view with no
+  // contiguous dim at a stride of 16 bytes or less stages its dense spans:
+  // LinesAtAStrideOfTheirOwn.)
   const std::vector<std::string> specs = {
       "sum f32[300001,2] dim=0",           "sum f16[200003,3] dim=0 mask reverse",
       "max f64[100001,3] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
@@ -113,7 +114,8 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
       "sum f64[80000,8] dim=0",                 "sum u8[200000,8] dim=0 mask",
   };
   for (const std::string &s : specs)
-    expectUnstagedLookback(s);
+    if (s.find("strides") == std::string::npos)
+      expectUnstagedLookback(s);
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 

@@ -68,6 +68,16 @@ std::vector<std::string> allSpecs() {
         if (flags & 4) s += " exclusive";
         specs.push_back(s + " indices");
       }
+  // Lines at a small stride (staged dense spans: span_pipeline.cuh), every
+  // op and dtype, plain and with every flag and a strided mask.
+  for (ScanOp op : kAllOps)
+    for (DType t : kAllDTypes) {
+      if (op == ScanOp::LogSumExp && !isFloating(t))
+        continue;
+      const std::string s = opName(op).str() + " " + dtypeName(t).str() + "[40001] dim=0 strides=[2]";
+      specs.push_back(s);
+      specs.push_back(s + " mask mask_strides=[3] reverse exclusive");
+    }
   return specs;
 }
 

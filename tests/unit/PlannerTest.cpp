@@ -582,7 +582,7 @@ TEST(Planner, LinesAtASmallStrideStageTheirDenseSpans) {
   EXPECT_GE(three.stages, 2);
   KernelPlan masked = plan("max u8[700001] dim=0 strides=[16] mask mask_strides=[3]");
   EXPECT_GT(masked.stages, 0);
-  EXPECT_LE(masked.stages * (int64_t(masked.threads) * 8 * (16 + 3) + 64), 84 * 1024);
+  EXPECT_LE(masked.stages * (int64_t(masked.threads) * masked.items * (16 + 3) + 64), 84 * 1024);
   // Several lines apart stage too; lines whose spans overlap, a stride of
   // over 16 bytes, or a broadcast line do not.
   EXPECT_GT(plan("sum f32[8,1048576] dim=1 strides=[2097152,2]").stages, 0);
