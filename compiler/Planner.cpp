@@ -207,10 +207,21 @@ bool smallRegisterTile(const ScanSpec &spec, int items) {
   return accBytes == 4 && items * accBytes <= 32;
 }
 
+// Log-sum-exp of 8-byte accumulators (f64): its combines, not its bytes,
+// set its time.
+bool wideLogSumExp(const ScanSpec &spec) {
+  return spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec.op, spec.in)) == 8;
+}
+
 // A look-back tile's items and block: small register tiles in blocks of
 // 512 (384 in edges plans); larger tiles in smaller blocks, two an SM
 // within their registers (LookbackPolicy).
 void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
+  if (wideLogSumExp(spec)) {
+    items = pick(tuning.items, policy::LookbackPolicy::kWideLogSumExpItems);
+    threads = pick(tuning.threads, policy::LookbackPolicy::kWideLogSumExpThreads);
+    return;
+  }
   items = pick(tuning.items,
                std::min(rowItems(spec) * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
   const bool smallTile = smallRegisterTile(spec, items);
@@ -621,6 +632,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
   int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
+                  : wideLogSumExp(spec)     ? items
                   : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
                                             : policy::ColumnPolicy::kSingleStridedLineItems;
   // Staged dense spans hold at most a row's accumulator bytes a thread
@@ -628,7 +640,8 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   // 8 f64 log-sum-exps spilled at 128 registers. (Contiguous rows' 4 items
   // of f64 timed 12% slower than 8: 0.066 against 0.057-0.059 ms.)
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in)) * (spec.op == ScanOp::LogSumExp ? 2 : 1);
-  while (lanes <= 1 && spanStaged(spec, plan.geometry) && lineItems * accBytes > policy::RowPolicy::kAccBytesPerThread)
+  while (lanes <= 1 && !wideLogSumExp(spec) && spanStaged(spec, plan.geometry) &&
+         lineItems * accBytes > policy::RowPolicy::kAccBytesPerThread)
     lineItems /= 2;
   items = pick(tuning.items, lineItems);
   const int64_t rows = plan.geometry.numLines();

@@ -591,3 +591,18 @@ TEST(Planner, LinesAtASmallStrideStageTheirDenseSpans) {
   EXPECT_EQ(plan("sum f16[4194304] dim=0 strides=[16]").stages, 0);
   EXPECT_EQ(plan("sum f32[4194304] dim=0 mask mask_strides=[0] strides=[2]").stages, 0);
 }
+
+TEST(Planner, WideLogSumExpTakesLongTilesInSmallBlocks) {
+  // Log-sum-exp of f64: combines, not bytes, set its time, so each thread
+  // scans 16 items in blocks of 128, contiguous, off the grid or at a stride.
+  for (const char *text : {"logsumexp f64[4194304] dim=0", "logsumexp f64[4194305] dim=0 mask reverse",
+                           "logsumexp f64[4194304] dim=0 strides=[2] exclusive", "logsumexp f64[3,5000003] dim=1"}) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
+    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_EQ(p.items, 16) << text;
+    EXPECT_GT(p.stages, 0) << text;
+  }
+  // f32's (4-byte accumulators) keep the byte-sized tiles.
+  EXPECT_EQ(plan("logsumexp f32[4194304] dim=0").items, 8);
+}
