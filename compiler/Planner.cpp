@@ -330,9 +330,17 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   if (contiguousRows && rows > 1 && L * policy::SegmentedPolicy::kMinRowsPerTile <= tile) {
     plan.family = KernelFamily::RowSegmented;
     plan.threads = policy::RowPolicy::kThreads;
+    // Log-sum-exp of f64 scans long runs a thread, as in the look-back
+    // (LookbackPolicy::kWideLogSumExpItems): fewer combines an element,
+    // where its rows then tile a warp's run (warp rows, below; chunks of
+    // such runs were slower).
+    const int wideItems = policy::SegmentedPolicy::kWideLogSumExpItems;
+    if (wideLogSumExp(spec) && !tuning.items && L % wideItems == 0 && (int64_t(32) * wideItems) % L == 0)
+      plan.items = wideItems;
+    const int64_t chunkTile = int64_t(policy::RowPolicy::kThreads) * plan.items;
     // Chunks of kTilesPerChunk tiles, but small enough that a small problem
     // still spreads over the SMs (16x1024 was one block walking 8 tiles).
-    plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * tile / L,
+    plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * chunkTile / L,
                                                       classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
     const int64_t run = int64_t(32) * plan.items; // a warp's elements per step

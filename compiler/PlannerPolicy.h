@@ -141,6 +141,12 @@ struct SegmentedPolicy {
   // Rows that tile a warp's run (32 x items, items dividing the row) are
   // scanned by each warp alone: no block scan, no barrier.
   static constexpr bool kWarpRows = true;
+  // Log-sum-exp of 8-byte accumulators: 16 items a thread where rows then
+  // tile a warp's run (H100, ms, 4 -> 16: f64[65536,256] 0.580 -> 0.353,
+  // [1048576,16] exclusive 0.258 -> 0.212, [262144,64] 0.342 -> 0.338; in
+  // chunks, [65536,300] 0.717 -> 0.755 and [100000,100] mask 0.346 ->
+  // 0.429: those keep 4; BENCHMARKS.md).
+  static constexpr int kWideLogSumExpItems = 16;
 };
 
 struct ColumnPolicy {

@@ -605,4 +605,13 @@ TEST(Planner, WideLogSumExpTakesLongTilesInSmallBlocks) {
   }
   // f32's (4-byte accumulators) keep the byte-sized tiles.
   EXPECT_EQ(plan("logsumexp f32[4194304] dim=0").items, 8);
+  // Short rows: 16 items where the rows then tile a warp's run (warp rows),
+  // else the row items (chunks of 16 were slower).
+  KernelPlan warpRows = plan("logsumexp f64[65536,256] dim=1");
+  EXPECT_EQ(warpRows.family, KernelFamily::RowSegmented);
+  EXPECT_TRUE(warpRows.warpRows);
+  EXPECT_EQ(warpRows.items, 16);
+  KernelPlan chunks = plan("logsumexp f64[65536,300] dim=1");
+  EXPECT_FALSE(chunks.warpRows);
+  EXPECT_EQ(chunks.items, 4);
 }
