@@ -107,7 +107,7 @@ struct LookbackPolicy {
   // 0.068-0.069 -> 0.066-0.067; their sums stay at 384: 0.095 -> 0.120).
   static constexpr int kLargeTileWideThreads = 256;
   // Log-sum-exp of 8-byte accumulators: 16 items a thread in blocks of 128
-  // (218 registers). Each combine costs an exp and a log1p in f64, and a
+  // (218 registers). Each combine of (max, sum) pairs costs an f64 exp, and a
   // tile pays its warp and block scans and its window in combines besides
   // each item's: 4 items a thread in blocks of 256 spent 6.6-7.9x copy
   // (H100, ms, 4 items x 256 -> 16 x 128: f64[4194304] 0.200 -> 0.141,
