@@ -107,6 +107,10 @@ const Case kCases[] = {
     {"cliffs", "sum f32[4194304,4] dim=0"},
     {"cliffs", "sum f32[4194304] dim=0 strides=[2]"},
     {"cliffs", "sum f16[8388608] dim=0 strides=[2]"},         // x[::2] of 2-byte elements
+    {"cliffs", "sum f32[33554432] dim=0 strides=[2]", 1},     // x[::2] of a large tensor, one element in
+    {"cliffs", "max u8[16777216] dim=0 strides=[4] mask mask_strides=[4] reverse"},
+    {"cliffs", "logsumexp f64[4194304] dim=0"},               // f64 log-sum-exp: its combines set its time
+    {"cliffs", "logsumexp f64[65536,256] dim=1"},
     {"cliffs", "sum f32[4096,2048] dim=1 strides=[4096,2]"},  // x[:, ::2]
     {"cliffs", "sum f16[8192,4096] dim=0"},
     {"cliffs", "sum f16[8192,4097] dim=0"},
