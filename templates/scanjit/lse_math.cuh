@@ -2,7 +2,8 @@
 // log_sum_exp_tile.cuh). Float uses the ex2 and lg2 units where the
 // arguments are known to be in range: exps of non-positive numbers inside
 // sums of at least 1, logs of positive normal sums, so that their errors
-// stay at about a rounding of the sum; double uses exp and log.
+// stay at about a rounding of the sum; double uses its own exp of
+// non-positive arguments (below) and log.
 #pragma once
 
 namespace scanjit {
@@ -24,14 +25,40 @@ __device__ __forceinline__ float ex2_ftz(float x) {
 // that sum, is a rounding or two of it, like expf's; results below 2^-126
 // flush to 0, already negligible in a sum of at least 1.
 __device__ __forceinline__ float exp_nonpositive(float x) { return ex2_ftz(x * 1.4426950408889634f); }
-__device__ __forceinline__ double exp_nonpositive(double x) { return exp(x); }
+// Double: x = n ln2 + r (|r| <= ln2 / 2, ln2 in two parts), e^r by its
+// Taylor series to r^13 / 13! (the next term is below 2^-57 of it), times
+// 2^n put in the exponent bits; results below e^-708 are 0, negligible in
+// such a sum, and a NaN stays NaN. exp()'s ranges and special cases cost
+// the log-sum-exp f64 kernels their time (BENCHMARKS.md).
+__device__ __forceinline__ double exp_nonpositive(double x) {
+  if (!(x >= -708.0))
+    return x != x ? x : 0.0;
+  const double n = rint(x * 1.4426950408889634);
+  double r = fma(n, -6.93147180559945286227e-01, x);
+  r = fma(n, -2.31904681384629955842e-17, r);
+  double p = 1.0 / 6227020800.0;
+  p = fma(p, r, 1.0 / 479001600.0);
+  p = fma(p, r, 1.0 / 39916800.0);
+  p = fma(p, r, 1.0 / 3628800.0);
+  p = fma(p, r, 1.0 / 362880.0);
+  p = fma(p, r, 1.0 / 40320.0);
+  p = fma(p, r, 1.0 / 5040.0);
+  p = fma(p, r, 1.0 / 720.0);
+  p = fma(p, r, 1.0 / 120.0);
+  p = fma(p, r, 1.0 / 24.0);
+  p = fma(p, r, 1.0 / 6.0);
+  p = fma(p, r, 0.5);
+  p = fma(p, r, 1.0);
+  p = fma(p, r, 1.0);
+  return p * __longlong_as_double((long long)(int(n) + 1023) << 52);
+}
 // e^(x - ref) for x <= ref (or -inf), given ref_log2e = ref * log2(e):
 // for float one FFMA and the ex2 unit. The rounding of ref_log2e scales a
 // thread's terms alike, by less than an ulp of ref in the log domain.
 __device__ __forceinline__ float exp_below(float x, float ref, float ref_log2e) {
   return ex2_ftz(fmaf(x, 1.4426950408889634f, -ref_log2e));
 }
-__device__ __forceinline__ double exp_below(double x, double ref, double) { return exp(x - ref); }
+__device__ __forceinline__ double exp_below(double x, double ref, double) { return exp_nonpositive(x - ref); }
 
 __device__ __forceinline__ float fmax_of(float a, float b) { return fmaxf(a, b); }
 __device__ __forceinline__ double fmax_of(double a, double b) { return fmax(a, b); }
