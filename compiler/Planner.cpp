@@ -242,7 +242,8 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
 // Packed narrow columns (plan.packedLanes, set by the caller) are one
 // contiguous row of items of that many elements, on the 16-byte grid
-// (packedLanes() checked); strided lines load their items at the stride.
+// (packedLanes() checked); strided lines stage their tiles' dense spans
+// (spanStaged) or load their items at the stride.
 void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
                   int64_t rows, int threads, int items, bool contiguousRows = true) {
   plan.family = KernelFamily::RowLookback;
@@ -644,9 +645,10 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                   : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
                                             : policy::ColumnPolicy::kSingleStridedLineItems;
   // Staged dense spans hold at most a row's accumulator bytes a thread
-  // (log-sum-exp's count twice: its combine holds two): 16 i16 products or
-  // 8 f64 log-sum-exps spilled at 128 registers. (Contiguous rows' 4 items
-  // of f64 timed 12% slower than 8: 0.066 against 0.057-0.059 ms.)
+  // (log-sum-exp's count twice: its combine holds two): 16 i16 products
+  // spilled at 128 registers. (Contiguous rows' 4 items of f64 timed 12%
+  // slower than 8: 0.066 against 0.057-0.059 ms. Log-sum-exp of f64 keeps
+  // its own 16 items in blocks of 128: lookbackBlock.)
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in)) * (spec.op == ScanOp::LogSumExp ? 2 : 1);
   while (lanes <= 1 && !wideLogSumExp(spec) && spanStaged(spec, plan.geometry) &&
          lineItems * accBytes > policy::RowPolicy::kAccBytesPerThread)
