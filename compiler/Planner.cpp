@@ -105,6 +105,11 @@ bool spanStaged(const ScanSpec &spec, const ScanGeometry &g) {
          apart;
 }
 
+// A look-back plan whose tiles are dense spans of strided lines (SpanPipeline).
+bool spanPlan(const ScanSpec &spec, const KernelPlan &plan) {
+  return plan.family == KernelFamily::RowLookback && spanStaged(spec, plan.geometry);
+}
+
 // Mirrors TilePipeline in templates/scanjit/tile_pipeline.cuh and
 // GridPipeline in grid_pipeline.cuh (the kernel asserts its size fits): a
 // stage holds a tile of input, later of output, and of mask (shifted by up
@@ -112,7 +117,7 @@ bool spanStaged(const ScanSpec &spec, const ScanGeometry &g) {
 // narrow columns holds its items' lanes.
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
   const int64_t tile = int64_t(plan.threads) * plan.items * std::max(1, plan.packedLanes);
-  if (plan.family == KernelFamily::RowLookback && spanStaged(spec, plan.geometry)) {
+  if (spanPlan(spec, plan)) {
     const GeometryDim &scan = plan.geometry.scan; // SpanPipeline's dense spans
     return tile * scan.in * dtypeSize(spec.in) + 32 + (spec.mask ? tile * scan.mask + 32 : 16);
   }
@@ -196,7 +201,7 @@ int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
 // anywhere in a word. Mirrors lookback_tiles_per_row() in
 // templates/scanjit/lookback_scan.cuh.
 int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan, int64_t tile) {
-  const bool onGrid = plan.edges && !(plan.family == KernelFamily::RowLookback && spanStaged(spec, plan.geometry));
+  const bool onGrid = plan.edges && !spanPlan(spec, plan);
   return ceilDiv(plan.geometry.scan.size + (onGrid ? 16 / dtypeSize(spec.in) - 1 : 0), tile);
 }
 

@@ -208,31 +208,6 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
       load_lifted<kItems, false>(s, first, t, shift, x);
   }
 
-  // kItems bytes from shared memory at any byte address: the 4-byte words
-  // that cover them, shifted into place (the stage has room for the word
-  // after the tile's last byte).
-  template <int kItems>
-  static __device__ __forceinline__ void load_shared_bytes(const u8 *p, u8 (&v)[kItems]) {
-    if constexpr (kItems % 4 != 0) {
-#pragma unroll
-      for (int j = 0; j < kItems; ++j)
-        v[j] = p[j];
-    } else {
-      const u64 a = reinterpret_cast<u64>(p);
-      const unsigned *w = reinterpret_cast<const unsigned *>(a & ~u64(3));
-      const unsigned bits = unsigned(a & 3) * 8;
-      unsigned word[kItems / 4];
-      unsigned lo = w[0];
-#pragma unroll
-      for (int i = 0; i < kItems / 4; ++i) {
-        const unsigned hi = w[i + 1];
-        word[i] = __funnelshift_r(lo, hi, bits);
-        lo = hi;
-      }
-      memcpy(v, word, sizeof(word));
-    }
-  }
-
   // Results may leave through their stage when a stage can wait a tile for
   // its refill (three or more).
   static constexpr bool kCanStageOutput = kStages >= 3;

@@ -109,7 +109,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct SpanPip
     u8 keep[kItems];
     if constexpr (P::kMask) {
       if constexpr (kMask == 1) {
-        load_shared_run(mask[s] + lead[s][1] + first, keep);
+        load_shared_bytes<kItems>(mask[s] + lead[s][1] + first, keep);
       } else {
         VectorAccess<u8, kItems>::load_shared(pick<u8, kMask, kItems>(mask[s], lead[s][1], warp_first) + lane_first,
                                               keep);
@@ -122,13 +122,6 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct SpanPip
       else
         x[j] = first + j < valid ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
     }
-  }
-
-  // kItems bytes of shared memory at any byte address.
-  template <int kItems> static __device__ __forceinline__ void load_shared_run(const u8 *p, u8 (&v)[kItems]) {
-#pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      v[j] = p[j];
   }
 
   // No bulk stores: results leave from each thread's registers.
