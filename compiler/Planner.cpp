@@ -538,6 +538,13 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kMaskedThreads);
     tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kMaskedStages);
   }
+  // Log-sum-exp: a column a thread, and two threads to a column where its
+  // accumulator is a float (ColumnPolicy::kLogSumExpVector, kLogSumExpFloatGroups).
+  if (spec.op == ScanOp::LogSumExp) {
+    tuning.vector = pick(tuning.vector, policy::ColumnPolicy::kLogSumExpVector);
+    if (dtypeSize(accumulatorType(spec.op, spec.in)) == 4)
+      tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kLogSumExpFloatGroups);
+  }
   // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
   // whole words that hold them, each landing at its own place in its word.
   const bool edges =

@@ -226,6 +226,17 @@ struct ColumnPolicy {
   // 0.227-0.231, [2048,2048] the same; masked i32 -> i64 sums spilled 12
   // stores so: BENCHMARKS.md).
   static constexpr int kMaskedThreads = 128;
+  // Log-sum-exp is bound by the latency of its exp and log a row, not by
+  // bytes: one column a thread is twice the threads for the same panel, and
+  // where the accumulator is a float, two threads to a column, not four,
+  // halve the slices' exchanges (H100, ratio to copy, vector 2 groups 4 ->
+  // vector 1 groups 4 -> vector 1 groups 2: f32[8192,8192] 1.88 / 1.63 /
+  // 1.57, [16,65536,128] dim=1 1.85 / 1.57 / 1.49, bf16[8192,8192] 2.90 /
+  // 3.20 / 2.32, bf16[32768,1024] 3.29 / 3.27 / 2.63, f16[4096,4097] mask
+  // 3.50 / 3.00 / 3.01; f64 keeps 4 groups: [4096,4096] 4.93 / 3.18 / 3.97,
+  // [2048,8192] reverse 4.90 / 3.09 / 3.86; BENCHMARKS.md).
+  static constexpr int kLogSumExpVector = 1;
+  static constexpr int kLogSumExpFloatGroups = 2;
   static constexpr int kMaskedStages = 2;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;

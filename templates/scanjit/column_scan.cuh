@@ -7,6 +7,7 @@
 #include "scanjit/column_pipeline.cuh"
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
+#include "scanjit/monoid.cuh"
 
 namespace scanjit {
 
@@ -15,9 +16,11 @@ namespace scanjit {
 template <class P, int V, int kSteps, class Index>
 __device__ __forceinline__ void column_steps(const typename P::In *in, const u8 *mask,
                                              typename P::Out *out, const Offsets<Index> &o,
-                                             Index first, Index valid, typename P::Acc (&carry)[V]) {
+                                             Index first, Index valid,
+                                             typename SerialRun<typename P::Op, typename P::Acc>::Value (&carry)[V]) {
   typedef typename P::Scan S;
   typedef typename P::Acc Acc;
+  typedef SerialRun<typename P::Op, Acc> Run;
   constexpr long long L = P::kLength;
   Acc x[kSteps][V];
 #pragma unroll
@@ -32,9 +35,9 @@ __device__ __forceinline__ void column_steps(const typename P::In *in, const u8 
     Acc r[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) {
-      const Acc before = carry[v];
-      carry[v] = P::Op::combine(carry[v], x[u][v]);
-      r[v] = P::kExclusive ? before : carry[v];
+      const typename Run::Value before = carry[v];
+      carry[v] = Run::step(carry[v], x[u][v]);
+      r[v] = Run::value(P::kExclusive ? before : carry[v]);
     }
     store_converted<P, V, 1>(out + o.out + at * Index(S::kOut), valid, r);
   }
@@ -68,10 +71,10 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
     o.out += col;
     o.mask += col;
     const Index valid = Index(C) - col;
-    Acc carry[V];
+    typename SerialRun<Op, Acc>::Value carry[V];
 #pragma unroll
     for (int v = 0; v < V; ++v)
-      carry[v] = Op::identity();
+      carry[v] = SerialRun<Op, Acc>::of(Op::identity());
     // Full groups of kUnroll steps with no bounds checks, then the remainder.
     constexpr long long kFull = L - L % U;
     for (Index l0 = 0; l0 < Index(kFull); l0 += U)

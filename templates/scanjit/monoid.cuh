@@ -73,6 +73,26 @@ template <class Acc> struct LsePairMonoid {
   }
 };
 
+// A thread's running value along a serial scan (a column's rows): the
+// op's accumulator, or for log-sum-exp a (max, sum) pair, whose step
+// carries only a compare and an FMA from one element to the next (its exp
+// is of the previous max) and whose log is taken once a result, off that
+// chain. In log space each step waited on an exp and a log1p (the column
+// family ran at 3x copy in f32, 6.4x in f64).
+template <class Op, class Acc> struct SerialRun {
+  typedef Acc Value;
+  static __device__ __forceinline__ Value of(Acc a) { return a; }
+  static __device__ __forceinline__ Value step(Value run, Acc x) { return Op::combine(run, x); }
+  static __device__ __forceinline__ Acc value(Value run) { return run; }
+};
+template <class In, class Acc> struct SerialRun<LogSumExpOp<In, Acc>, Acc> {
+  typedef LsePairMonoid<Acc> Pair;
+  typedef LsePair<Acc> Value;
+  static __device__ __forceinline__ Value of(Acc a) { return Pair::of_log(a); }
+  static __device__ __forceinline__ Value step(Value run, Acc x) { return Pair::combine(run, Pair::of_log(x)); }
+  static __device__ __forceinline__ Acc value(Value run) { return Pair::log_value(run); }
+};
+
 // Plain (unsegmented) log-sum-exp: its scans run on (max, sum) pairs
 // above the thread level (log_sum_exp_tile.cuh).
 template <class M> struct IsPlainLogSumExp {

@@ -592,6 +592,23 @@ TEST(Planner, LinesAtASmallStrideStageTheirDenseSpans) {
   EXPECT_EQ(plan("sum f32[4194304] dim=0 mask mask_strides=[0] strides=[2]").stages, 0);
 }
 
+TEST(Planner, LogSumExpColumnsTakeAColumnAThread) {
+  // Latency of an exp and a log a row, not bytes: one column a thread, and
+  // two threads to a column where the accumulator is a float.
+  for (const char *text : {"logsumexp f32[8192,8192] dim=0", "logsumexp bf16[4096,4097] dim=0 mask reverse",
+                           "logsumexp f32[16,65536,128] dim=1 exclusive"}) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::Column) << text;
+    EXPECT_EQ(p.vector, 1) << text;
+    EXPECT_EQ(p.groups, 2) << text;
+  }
+  KernelPlan wide = plan("logsumexp f64[4096,4096] dim=0");
+  EXPECT_EQ(wide.vector, 1);
+  EXPECT_EQ(wide.groups, 4);
+  // Other ops keep two columns a thread.
+  EXPECT_EQ(plan("max f32[8192,8192] dim=0").vector, 2);
+}
+
 TEST(Planner, WideLogSumExpTakesLongTilesInSmallBlocks) {
   // Log-sum-exp of f64: combines, not bytes, set its time, so each thread
   // scans 16 items in blocks of 128, contiguous, off the grid or at a stride.
