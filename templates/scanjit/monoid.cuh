@@ -73,6 +73,32 @@ template <class Acc> struct LsePairMonoid {
   }
 };
 
+// Segmented log-sum-exp (short rows) runs on (max, sum) pairs with their
+// heads: a combine costs an exp, a result one log. In log space a combine
+// cost an exp and a log1p, and every item paid two (the thread's scan and
+// its result).
+template <class In, class Acc> struct SegmentedMonoid<LogSumExpOp<In, Acc>, Acc> {
+  typedef LsePairMonoid<Acc> Pair;
+  typedef Segment<LsePair<Acc>> Value;
+  static __device__ __forceinline__ Value identity() { return make_pair(Pair::identity(), false); }
+  static __device__ __forceinline__ Value combine(Value a, Value b) {
+    Value r;
+    r.value = b.head ? b.value : Pair::combine(a.value, b.value);
+    r.head = a.head | b.head;
+    return r;
+  }
+  static __device__ __forceinline__ Value make(Acc v, bool head) { return make_pair(Pair::of_log(v), head); }
+  static __device__ __forceinline__ Acc acc(Value v) { return Pair::log_value(v.value); }
+
+private:
+  static __device__ __forceinline__ Value make_pair(LsePair<Acc> p, bool head) {
+    Value r;
+    r.value = p;
+    r.head = head;
+    return r;
+  }
+};
+
 // A thread's running value along a serial scan (a column's rows): the
 // op's accumulator, or for log-sum-exp a (max, sum) pair, whose step
 // carries only a compare and an FMA from one element to the next (its exp

@@ -65,6 +65,31 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
   }
 }
 
+// A thread's results in a row held by W lanes (`pos` its lane in the row):
+// an inclusive scan of the thread totals over the W lanes, then each lane's
+// exclusive prefix (the lane before it in scan order). Log-sum-exp keeps a
+// thread's items in linear space and scans the lanes' (max, sum) pairs
+// (log_sum_exp_tile.cuh): an exp an item and a log a result, where log
+// space cost two of each.
+template <class M, bool kReverse, bool kExclusive, int kItems, int W, class Acc>
+__device__ __forceinline__ void warp_row_results(const Acc (&x)[kItems], int pos, Acc (&r)[kItems]) {
+  if constexpr (IsPlainLogSumExp<M>::value) {
+    typedef LsePairMonoid<Acc> Pair;
+    Acc local[kItems], ref;
+    bool linear;
+    const LsePair<Acc> total = lse_thread_scan<M, kReverse, kItems>(x, local, ref, linear);
+    const LsePair<Acc> incl = warp_inclusive_scan<Pair, kReverse, W>(total, pos);
+    lse_thread_results<M, kReverse, kExclusive, kItems>(
+        local, ref, linear, warp_exclusive_from_inclusive<Pair, kReverse, W>(incl, pos), r);
+  } else {
+    Acc local[kItems];
+    const Acc incl = warp_inclusive_scan<M, kReverse, W>(thread_inclusive_scan<M, kReverse, kItems>(x, local), pos);
+    const Acc prefix = warp_exclusive_from_inclusive<M, kReverse, W>(incl, pos);
+    const bool no_heads[kItems] = {};
+    thread_results<M, Acc, kReverse, kExclusive, kItems>(local, prefix, no_heads, r);
+  }
+}
+
 // Rows that tile a warp's run (32 x kItems elements) exactly, kItems
 // dividing the row: each row is kItems x W elements held by W consecutive
 // lanes (W a power of two), so a warp scans its rows alone. A thread scans
@@ -94,14 +119,9 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const Index start = Index(run * kRun) + Index(lane) * I;
     const Index valid = Index(elems) - start;
-    Acc x[I], local[I], r[I];
+    Acc x[I], r[I];
     load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
-    // Inclusive scan of the thread totals over the row's W lanes, then each
-    // lane's exclusive prefix (the lane before it in scan order).
-    const Acc incl = warp_inclusive_scan<M, P::kReverse, W>(thread_inclusive_scan<M, P::kReverse, I>(x, local), pos);
-    const Acc prefix = warp_exclusive_from_inclusive<M, P::kReverse, W>(incl, pos);
-    const bool no_heads[I] = {};
-    thread_results<M, Acc, P::kReverse, P::kExclusive, I>(local, prefix, no_heads, r);
+    warp_row_results<M, P::kReverse, P::kExclusive, I, W>(x, pos, r);
     if (by_warp)
       store_converted_warp_run<P, I>(out + Index(run * kRun), 0, int(min((long long)kRun, elems - run * kRun)),
                                      scratch + (threadIdx.x & ~31) * I, r);
