@@ -111,7 +111,7 @@ __device__ __forceinline__ void lse_thread_results(const typename M::Value (&loc
   // underflows is negligible beside the other term while local >= exp(-64);
   // local is 0 only after nothing but -inf items, and then a must not be 0.
   const Value hi = before_all > ref ? before_all : ref;
-  const Value a = exp_nonpositive(before_all - hi), b = exp_nonpositive(ref - hi);
+  const Value a = exp_nonpositive(before_all - hi), b = linear_sum_scale(ref, hi);
   const Value first_local = local[kReverse ? kItems - 1 : 0];
   if (linear && before_all < inf && (a > Value(0) || first_local > Value(0))) {
 #pragma unroll

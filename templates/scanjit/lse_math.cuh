@@ -60,6 +60,19 @@ __device__ __forceinline__ float exp_below(float x, float ref, float ref_log2e) 
 }
 __device__ __forceinline__ double exp_below(double x, double ref, double) { return exp_nonpositive(x - ref); }
 
+// exp(ref - hi) for ref <= hi: the scale of a sum of exp_below(x, ref, .)
+// terms in a result of magnitude hi. Float's terms are 2^(x log2e - R), R
+// = ref log2e rounded, so each is exp(x - ref) times 2^(ref log2e - R):
+// the scale takes that factor back. Left in, it put ref's rounding, up to
+// an ulp of ref, into results far smaller than ref (an item before its
+// thread's largest: f32 [64,3000] mask, 0.028 off by 5.7e-6).
+__device__ __forceinline__ float linear_sum_scale(float ref, float hi) {
+  const float rounded = ref * 1.4426950408889634f; // as lse_thread_scan's ref_log2e
+  const float residual = fmaf(ref, 1.4426950408889634f, -rounded);
+  return ex2_ftz(fmaf(ref - hi, 1.4426950408889634f, -residual));
+}
+__device__ __forceinline__ double linear_sum_scale(double ref, double hi) { return exp_nonpositive(ref - hi); }
+
 __device__ __forceinline__ float fmax_of(float a, float b) { return fmaxf(a, b); }
 __device__ __forceinline__ double fmax_of(double a, double b) { return fmax(a, b); }
 __device__ __forceinline__ float fmin_of(float a, float b) { return fminf(a, b); }

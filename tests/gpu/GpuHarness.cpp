@@ -72,7 +72,7 @@ CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
   ScanSpec spec = *parseSpec(specText); // callers pass valid specs; prepare reports errors
   Kernel kernel = prepare(specText);
   CaseOutcome outcome;
-  outcome.seed = std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32);
+  outcome.seed = o.seed ? o.seed : std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32);
   std::mt19937_64 rng(outcome.seed);
 
   HostTensor in = hostFor(spec.shape, spec.inStrides, spec.in, o.inOffset);

@@ -30,6 +30,7 @@ struct CaseOptions {
   double specialFraction = 0; // NaN/Inf share in floating inputs
   double logSumExpSpread = 4;  // logsumexp inputs lie in [-spread, spread] (a power of two)
   bool twice = true;          // second run with another poison, compared bitwise with the first
+  uint64_t seed = 0;          // the inputs' seed: 0 draws a fresh one (a failure's message names it)
 };
 
 struct CaseOutcome {
