@@ -336,13 +336,12 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   if (contiguousRows && rows > 1 && L * policy::SegmentedPolicy::kMinRowsPerTile <= tile) {
     plan.family = KernelFamily::RowSegmented;
     plan.threads = policy::RowPolicy::kThreads;
-    // Log-sum-exp of f64 scans long runs a thread, as in the look-back
-    // (LookbackPolicy::kWideLogSumExpItems): fewer combines an element,
-    // where its rows then tile a warp's run (warp rows, below; chunks of
-    // such runs were slower).
-    const int wideItems = policy::SegmentedPolicy::kWideLogSumExpItems;
-    if (wideLogSumExp(spec) && !tuning.items && L % wideItems == 0 && (int64_t(32) * wideItems) % L == 0)
-      plan.items = wideItems;
+    // Log-sum-exp: its own items, for every dtype (SegmentedPolicy::kLogSumExpItems),
+    // unless only the row items let its rows tile a warp's run (rows of 4 f64).
+    const auto tilesWarp = [&](int items) { return L % items == 0 && (int64_t(32) * items) % L == 0; };
+    const int lseItems = policy::SegmentedPolicy::kLogSumExpItems;
+    if (spec.op == ScanOp::LogSumExp && !tuning.items && (tilesWarp(lseItems) || !tilesWarp(plan.items)))
+      plan.items = lseItems;
     const int64_t chunkTile = int64_t(policy::RowPolicy::kThreads) * plan.items;
     // Chunks of kTilesPerChunk tiles, but small enough that a small problem
     // still spreads over the SMs (16x1024 was one block walking 8 tiles).

@@ -141,12 +141,14 @@ struct SegmentedPolicy {
   // Rows that tile a warp's run (32 x items, items dividing the row) are
   // scanned by each warp alone: no block scan, no barrier.
   static constexpr bool kWarpRows = true;
-  // Log-sum-exp of 8-byte accumulators: 16 items a thread where rows then
-  // tile a warp's run (H100, ms, 4 -> 16: f64[65536,256] 0.580 -> 0.353,
-  // [1048576,16] exclusive 0.258 -> 0.212, [262144,64] 0.342 -> 0.338; in
-  // chunks, [65536,300] 0.717 -> 0.755 and [100000,100] mask 0.346 ->
-  // 0.429: those keep 4; BENCHMARKS.md).
-  static constexpr int kWideLogSumExpItems = 16;
+  // Log-sum-exp takes 8 items a thread, whatever its dtype, in chunks and
+  // in warp rows alike: its (max, sum) pairs and linear sums cost an exp an
+  // item, so the tile's size is set by latency, not by bytes (H100, ratio
+  // to copy, 4 / 8 / 16 items: f64[65536,300] 3.76 / 3.00 / 3.65,
+  // [100000,100] mask 3.93 / 3.05 / 4.16, [262144,64] 2.07 / 1.64 / 1.99;
+  // f32[100000,333] 2.29 / 1.79 / 1.61, [65536,100] mask 2.69 / 2.00 / 2.53;
+  // bf16[100000,333] 4.55 / 3.42 / 4.05; BENCHMARKS.md).
+  static constexpr int kLogSumExpItems = 8;
 };
 
 struct ColumnPolicy {

@@ -622,13 +622,19 @@ TEST(Planner, WideLogSumExpTakesLongTilesInSmallBlocks) {
   }
   // f32's (4-byte accumulators) keep the byte-sized tiles.
   EXPECT_EQ(plan("logsumexp f32[4194304] dim=0").items, 8);
-  // Short rows: 16 items where the rows then tile a warp's run (warp rows),
-  // else the row items (chunks of 16 were slower).
-  KernelPlan warpRows = plan("logsumexp f64[65536,256] dim=1");
-  EXPECT_EQ(warpRows.family, KernelFamily::RowSegmented);
-  EXPECT_TRUE(warpRows.warpRows);
-  EXPECT_EQ(warpRows.items, 16);
-  KernelPlan chunks = plan("logsumexp f64[65536,300] dim=1");
-  EXPECT_FALSE(chunks.warpRows);
-  EXPECT_EQ(chunks.items, 4);
+}
+
+TEST(Planner, ShortRowsOfLogSumExpTakeEightItems) {
+  // Short rows of log-sum-exp, any dtype, in warp rows or chunks: 8 items a
+  // thread (an exp an item: latency, not bytes, sets the tile).
+  for (const char *text : {"logsumexp f64[65536,256] dim=1", "logsumexp f64[65536,300] dim=1",
+                           "logsumexp bf16[100000,333] dim=1 mask", "logsumexp f32[262144,64] dim=1 reverse"}) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
+    EXPECT_EQ(p.items, 8) << text;
+  }
+  EXPECT_TRUE(plan("logsumexp f64[65536,256] dim=1").warpRows);
+  EXPECT_FALSE(plan("logsumexp f64[65536,300] dim=1").warpRows);
+  // Sums of 2-byte types keep their 16.
+  EXPECT_EQ(plan("sum bf16[100000,333] dim=1").items, 16);
 }
