@@ -349,7 +349,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
                                                       classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
     const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
-    if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && L % plan.items == 0 && run % L == 0) {
+    if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tilesWarp(plan.items)) {
       plan.warpRows = true;
       plan.rowsPerChunk = run / L; // rows per warp and step
       plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows * L, run), plan.threads / 32), policy::kMaxGrid);

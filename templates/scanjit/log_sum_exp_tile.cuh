@@ -85,7 +85,7 @@ __device__ __forceinline__ LsePair<typename M::Value> lse_thread_scan(const type
   linear = linear && !far;
   if (linear) {
     Acc run = Acc(0);
-    const Acc ref_log2e = ref * Acc(1.4426950408889634);
+    const Acc ref_log2e = ref_log2e_of(ref);
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       const int j = kReverse ? kItems - 1 - i : i;

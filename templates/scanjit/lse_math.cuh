@@ -52,9 +52,14 @@ __device__ __forceinline__ double exp_nonpositive(double x) {
   p = fma(p, r, 1.0);
   return p * __longlong_as_double((long long)(int(n) + 1023) << 52);
 }
-// e^(x - ref) for x <= ref (or -inf), given ref_log2e = ref * log2(e):
+// ref * log2(e), rounded as exp_below's callers take it (their terms'
+// scale, linear_sum_scale, takes the rounding back).
+__device__ __forceinline__ float ref_log2e_of(float ref) { return ref * 1.4426950408889634f; }
+__device__ __forceinline__ double ref_log2e_of(double ref) { return ref * 1.4426950408889634; }
+
+// e^(x - ref) for x <= ref (or -inf), given ref_log2e = ref_log2e_of(ref):
 // for float one FFMA and the ex2 unit. The rounding of ref_log2e scales a
-// thread's terms alike, by less than an ulp of ref in the log domain.
+// thread's terms alike (linear_sum_scale takes it back).
 __device__ __forceinline__ float exp_below(float x, float ref, float ref_log2e) {
   return ex2_ftz(fmaf(x, 1.4426950408889634f, -ref_log2e));
 }
@@ -67,8 +72,7 @@ __device__ __forceinline__ double exp_below(double x, double ref, double) { retu
 // an ulp of ref, into results far smaller than ref (an item before its
 // thread's largest: f32 [64,3000] mask, 0.028 off by 5.7e-6).
 __device__ __forceinline__ float linear_sum_scale(float ref, float hi) {
-  const float rounded = ref * 1.4426950408889634f; // as lse_thread_scan's ref_log2e
-  const float residual = fmaf(ref, 1.4426950408889634f, -rounded);
+  const float residual = fmaf(ref, 1.4426950408889634f, -ref_log2e_of(ref));
   return ex2_ftz(fmaf(ref - hi, 1.4426950408889634f, -residual));
 }
 __device__ __forceinline__ double linear_sum_scale(double ref, double hi) { return exp_nonpositive(ref - hi); }

@@ -21,24 +21,6 @@ template <class Acc> struct Segment {
   int head; // nonzero: a segment starts inside the range this value covers
 };
 
-template <class Op, class Acc> struct SegmentedMonoid {
-  typedef Segment<Acc> Value;
-  static __device__ __forceinline__ Value identity() { return make(Op::identity(), false); }
-  static __device__ __forceinline__ Value combine(Value a, Value b) {
-    Value r;
-    r.value = b.head ? b.value : Op::combine(a.value, b.value);
-    r.head = a.head | b.head;
-    return r;
-  }
-  static __device__ __forceinline__ Value make(Acc v, bool head) {
-    Value r;
-    r.value = v;
-    r.head = head;
-    return r;
-  }
-  static __device__ __forceinline__ Acc acc(Value v) { return v.value; }
-};
-
 // Log-sum-exp as a (max, sum) pair worth max + log(sum): sum adds exp(x -
 // max) over the items, so a combine costs one exp and no log. The block
 // scan of plain log-sum-exp, and a row's carry from tile to tile, run on
@@ -55,6 +37,9 @@ template <class Acc> struct LsePairMonoid {
   static __device__ __forceinline__ Value of_log(Acc x) { return Value{x, Acc(1)}; }
   static __device__ __forceinline__ Value as_pair(Acc x) { return of_log(x); }
   static __device__ __forceinline__ Value as_pair(Value v) { return v; }
+  // An item, and a result, as PlainMonoid's make and acc.
+  static __device__ __forceinline__ Value make(Acc x, bool) { return of_log(x); }
+  static __device__ __forceinline__ Acc acc(Value v) { return log_value(v); }
   // A finite max has a sum of at least 1 (its own exp(0)) unless a NaN
   // went into it: the fast log, else log's special cases.
   static __device__ __forceinline__ Acc log_value(Value v) {
@@ -73,50 +58,51 @@ template <class Acc> struct LsePairMonoid {
   }
 };
 
-// Segmented log-sum-exp (short rows) runs on (max, sum) pairs with their
-// heads: a combine costs an exp, a result one log. In log space a combine
-// cost an exp and a log1p, and every item paid two (the thread's scan and
-// its result).
-template <class In, class Acc> struct SegmentedMonoid<LogSumExpOp<In, Acc>, Acc> {
-  typedef LsePairMonoid<Acc> Pair;
-  typedef Segment<LsePair<Acc>> Value;
-  static __device__ __forceinline__ Value identity() { return make_pair(Pair::identity(), false); }
+// The monoid a thread's items combine in where they are not a tile's
+// linear sums (segments of short rows, a column's serial run): the op's,
+// or for log-sum-exp (max, sum) pairs, where a combine costs an exp and a
+// result one log. In log space a combine cost an exp and a log1p, and every
+// item of short rows paid two; a column's rows each waited on the previous
+// row's (3x copy in f32, 6.4x in f64).
+template <class Op, class Acc> struct ItemMonoid {
+  typedef PlainMonoid<Op, Acc> type;
+};
+template <class In, class Acc> struct ItemMonoid<LogSumExpOp<In, Acc>, Acc> {
+  typedef LsePairMonoid<Acc> type;
+};
+
+template <class Op, class Acc> struct SegmentedMonoid {
+  typedef typename ItemMonoid<Op, Acc>::type Item;
+  typedef Segment<typename Item::Value> Value;
+  static __device__ __forceinline__ Value identity() { return segment(Item::identity(), false); }
   static __device__ __forceinline__ Value combine(Value a, Value b) {
     Value r;
-    r.value = b.head ? b.value : Pair::combine(a.value, b.value);
+    r.value = b.head ? b.value : Item::combine(a.value, b.value);
     r.head = a.head | b.head;
     return r;
   }
-  static __device__ __forceinline__ Value make(Acc v, bool head) { return make_pair(Pair::of_log(v), head); }
-  static __device__ __forceinline__ Acc acc(Value v) { return Pair::log_value(v.value); }
+  static __device__ __forceinline__ Value make(Acc v, bool head) { return segment(Item::make(v, head), head); }
+  static __device__ __forceinline__ Acc acc(Value v) { return Item::acc(v.value); }
 
 private:
-  static __device__ __forceinline__ Value make_pair(LsePair<Acc> p, bool head) {
+  static __device__ __forceinline__ Value segment(typename Item::Value v, bool head) {
     Value r;
-    r.value = p;
+    r.value = v;
     r.head = head;
     return r;
   }
 };
 
-// A thread's running value along a serial scan (a column's rows): the
-// op's accumulator, or for log-sum-exp a (max, sum) pair, whose step
-// carries only a compare and an FMA from one element to the next (its exp
-// is of the previous max) and whose log is taken once a result, off that
-// chain. In log space each step waited on an exp and a log1p (the column
-// family ran at 3x copy in f32, 6.4x in f64).
+// A thread's running value along a serial scan (a column's rows) in
+// ItemMonoid: for log-sum-exp a step carries only a compare and an FMA
+// from one element to the next (its exp is of the previous max), and the
+// log is taken once a result, off that chain.
 template <class Op, class Acc> struct SerialRun {
-  typedef Acc Value;
-  static __device__ __forceinline__ Value of(Acc a) { return a; }
-  static __device__ __forceinline__ Value step(Value run, Acc x) { return Op::combine(run, x); }
-  static __device__ __forceinline__ Acc value(Value run) { return run; }
-};
-template <class In, class Acc> struct SerialRun<LogSumExpOp<In, Acc>, Acc> {
-  typedef LsePairMonoid<Acc> Pair;
-  typedef LsePair<Acc> Value;
-  static __device__ __forceinline__ Value of(Acc a) { return Pair::of_log(a); }
-  static __device__ __forceinline__ Value step(Value run, Acc x) { return Pair::combine(run, Pair::of_log(x)); }
-  static __device__ __forceinline__ Acc value(Value run) { return Pair::log_value(run); }
+  typedef typename ItemMonoid<Op, Acc>::type Item;
+  typedef typename Item::Value Value;
+  static __device__ __forceinline__ Value of(Acc a) { return Item::make(a, false); }
+  static __device__ __forceinline__ Value step(Value run, Acc x) { return Item::combine(run, Item::make(x, false)); }
+  static __device__ __forceinline__ Acc value(Value run) { return Item::acc(run); }
 };
 
 // Plain (unsegmented) log-sum-exp: its scans run on (max, sum) pairs
