@@ -106,15 +106,17 @@ struct LookbackPolicy {
   // 0.078-0.079 -> 0.073, min f16 0.069-0.070 -> 0.066-0.068, max f16
   // 0.068-0.069 -> 0.066-0.067; their sums stay at 384: 0.095 -> 0.120).
   static constexpr int kLargeTileWideThreads = 256;
-  // Log-sum-exp of 8-byte accumulators: 16 items a thread in blocks of 128
-  // (218 registers). Each combine of (max, sum) pairs costs an f64 exp, and a
-  // tile pays its warp and block scans and its window in combines besides
-  // each item's: 4 items a thread in blocks of 256 spent 6.6-7.9x copy
-  // (H100, ms, 4 items x 256 -> 16 x 128: f64[4194304] 0.200 -> 0.141,
-  // [8,4194304] mask reverse 1.559 -> 0.932, [16777213] exclusive 0.780 ->
-  // 0.475, at stride 2 0.207 -> 0.137; BENCHMARKS.md).
+  // Log-sum-exp of 8-byte accumulators: 16 items a thread in blocks of 256
+  // (128 registers). Each item costs an f64 exp and log, so the tile wants
+  // many items; 4 items a thread in blocks of 256 spent 6.6-7.9x copy (H100,
+  // ms, 4 x 256 -> 16 x 128: f64[4194304] 0.200 -> 0.141, [8,4194304] mask
+  // reverse 1.559 -> 0.932). Once the look-back's window folded in linear
+  // space (window_fold.cuh), blocks of 256 beat 128 (H100, x copy, 128 ->
+  // 256: f64[4194304] 3.37 -> 2.83, [16777213] exclusive 4.03 -> 2.95,
+  // [8,4194304] mask reverse 2.95-3.11 -> 2.97, [512,32768] 3.05 -> 3.02;
+  // BENCHMARKS.md).
   static constexpr int kWideLogSumExpItems = 16;
-  static constexpr int kWideLogSumExpThreads = 128;
+  static constexpr int kWideLogSumExpThreads = 256;
   // Dense spans of lines at a stride (a stage holds the stride times a
   // tile's bytes): blocks no smaller than this, then items no fewer, to fit
   // two stages.

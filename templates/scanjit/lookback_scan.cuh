@@ -23,6 +23,7 @@
 #include "scanjit/span_pipeline.cuh"
 #include "scanjit/tile_pipeline.cuh"
 #include "scanjit/tile_agent.cuh"
+#include "scanjit/window_fold.cuh"
 
 namespace scanjit {
 
@@ -217,22 +218,19 @@ template <class M, int K, int N> struct LookbackWindow {
 
   // Every reader, after load(): polls until its part of the window is
   // complete and returns its warp's total (on every lane). The fold order is
-  // fixed (a reader's tiles in order, lanes by the warp scan; the caller
-  // then combines warps in order, then the base), so results do not depend
-  // on timing; the ops commute, so it need not be the tiles' order.
+  // fixed (WindowFold; the caller then folds the warps' totals and the
+  // base), so results do not depend on timing; the ops commute, so it need
+  // not be the tiles' order.
   __device__ __forceinline__ Acc warp_total() {
     while (!ready()) {
       __nanosleep(32);
       load();
     }
-    Acc part = M::identity();
+    Acc values[K];
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (valid >> k & 1)
-        part = ChainMonoid<M>::type::combine(part, seen[k].value());
-    Acc total;
-    (void)warp_exclusive_scan<typename ChainMonoid<M>::type, false>(part, threadIdx.x & 31, total);
-    return total;
+      values[k] = seen[k].value();
+    return WindowFold<M>::warp_total(values, valid);
   }
 };
 
@@ -263,9 +261,9 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
   if constexpr (N == 1) {
     // One reading warp: thread 0 publishes before the barrier.
     if (threadIdx.x < 32) {
-      const Acc total = window.warp_total();
+      const Acc totals[1] = {window.warp_total()};
       if (threadIdx.x == 0) {
-        prefix = window.base ? ChainMonoid<M>::type::combine(window.base_value.value(), total) : total;
+        prefix = WindowFold<M>::prefix(totals, window.base != nullptr, window.base_value.value());
         ws.publish(ws.inclusive + id, ChainMonoid<M>::type::combine(prefix, total_of_tile));
         sh.prefix = prefix;
       }
@@ -287,11 +285,7 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
       }
     }
     __syncthreads();
-    Acc total = sh.window_totals[0];
-#pragma unroll
-    for (int w = 1; w < N; ++w)
-      total = ChainMonoid<M>::type::combine(total, sh.window_totals[w]);
-    prefix = sh.has_base ? ChainMonoid<M>::type::combine(sh.base, total) : total;
+    prefix = WindowFold<M>::prefix(sh.window_totals, sh.has_base != 0, sh.base);
     if (threadIdx.x == 0)
       ws.publish(ws.inclusive + id, ChainMonoid<M>::type::combine(prefix, total_of_tile));
   }

@@ -33,6 +33,8 @@ __device__ __forceinline__ float positive_infinity(float) { return __int_as_floa
 __device__ __forceinline__ double positive_infinity(double) {
   return __longlong_as_double(0x7ff0000000000000LL);
 }
+__device__ __forceinline__ float quiet_nan(float) { return __int_as_float(0x7fc00000); }
+__device__ __forceinline__ double quiet_nan(double) { return __longlong_as_double(0x7ff8000000000000LL); }
 
 template <class T> __device__ __forceinline__ bool is_nan(T x) { return x != x; }
 

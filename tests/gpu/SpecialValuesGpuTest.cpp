@@ -19,6 +19,23 @@ TEST(SpecialValues, NanAndInfinitiesPropagateLikeTorch) {
           expectCasePasses(std::string(op) + " " + t + shape + flags, specials);
 }
 
+// A look-back folds the tile totals of each tile's window (window_fold.cuh;
+// log-sum-exp in linear space from the window's largest): a few NaN and
+// +-Inf among a million items land in some windows and not others, so
+// windows of every kind (only finite, a -inf, a +inf, a NaN) are folded.
+TEST(SpecialValues, LookBackWindowsFoldSpecialValues) {
+  SCANJIT_REQUIRE_GPU();
+  for (double fraction : {1.0 / 65536, 4.0 / 65536}) {
+    CaseOptions sparse;
+    sparse.specialFraction = fraction;
+    for (const char *t : {"bf16", "f32", "f64"})
+      for (const char *shape : {"[1000003] dim=0", "[2,600001] dim=1 reverse exclusive", "[3,400000] dim=1 mask"})
+        expectCasePasses(std::string("logsumexp ") + t + shape, sparse);
+    expectCasePasses("max f64[1000003] dim=0 reverse", sparse);
+    expectCasePasses("sum f32[2,600001] dim=1 exclusive", sparse);
+  }
+}
+
 // Log-sum-exp sums exp(x - ref) within a thread while its items lie close
 // to their largest (log_sum_exp_tile.cuh), else combines in log space: items
 // 64 (f32) or 512 (f64) below it would underflow. Spreads on both sides of

@@ -609,17 +609,25 @@ TEST(Planner, LogSumExpColumnsTakeAColumnAThread) {
   EXPECT_EQ(plan("max f32[8192,8192] dim=0").vector, 2);
 }
 
-TEST(Planner, WideLogSumExpTakesLongTilesInSmallBlocks) {
-  // Log-sum-exp of f64: combines, not bytes, set its time, so each thread
-  // scans 16 items in blocks of 128, contiguous, off the grid or at a stride.
+TEST(Planner, WideLogSumExpTakesLongTiles) {
+  // Log-sum-exp of f64: exps and logs, not bytes, set its time, so each
+  // thread scans 16 items in blocks of 256, contiguous, off the grid or at a
+  // stride.
   for (const char *text : {"logsumexp f64[4194304] dim=0", "logsumexp f64[4194305] dim=0 mask reverse",
-                           "logsumexp f64[4194304] dim=0 strides=[2] exclusive", "logsumexp f64[3,5000003] dim=1"}) {
+                           "logsumexp f64[3,5000003] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
-    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_EQ(p.threads, 256) << text;
     EXPECT_EQ(p.items, 16) << text;
     EXPECT_GT(p.stages, 0) << text;
   }
+  // At a stride, two stages of the tiles' dense spans must fit the budget:
+  // the block halves, the items stay.
+  KernelPlan strided = plan("logsumexp f64[4194304] dim=0 strides=[2] exclusive");
+  EXPECT_EQ(strided.family, KernelFamily::RowLookback);
+  EXPECT_EQ(strided.threads, 128);
+  EXPECT_EQ(strided.items, 16);
+  EXPECT_GE(strided.stages, 2);
   // f32's (4-byte accumulators) keep the byte-sized tiles.
   EXPECT_EQ(plan("logsumexp f32[4194304] dim=0").items, 8);
 }
