@@ -218,13 +218,17 @@ bool wideLogSumExp(const ScanSpec &spec) {
   return spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec.op, spec.in)) == 8;
 }
 
+// Log-sum-exp of f32 and f64 inputs: exps and logs, not bytes, set its
+// tile (LookbackPolicy::kLogSumExpItems).
+bool logSumExpTile(const ScanSpec &spec) { return spec.op == ScanOp::LogSumExp && dtypeSize(spec.in) >= 4; }
+
 // A look-back tile's items and block: small register tiles in blocks of
 // 512 (384 in edges plans); larger tiles in smaller blocks, two an SM
 // within their registers (LookbackPolicy).
 void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
-  if (wideLogSumExp(spec)) {
-    items = pick(tuning.items, policy::LookbackPolicy::kWideLogSumExpItems);
-    threads = pick(tuning.threads, policy::LookbackPolicy::kWideLogSumExpThreads);
+  if (logSumExpTile(spec)) {
+    items = pick(tuning.items, policy::LookbackPolicy::kLogSumExpItems);
+    threads = pick(tuning.threads, policy::LookbackPolicy::kLogSumExpThreads);
     return;
   }
   items = pick(tuning.items,
@@ -300,8 +304,11 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // A lane of every warp reads the window where a value a lane is all the
   // registers allow (packed lanes: 4 values of 4 lanes spilled 88 stores).
   const bool everyWarpReads = lean || lanes > 1;
-  plan.lookbackPerLane = pick(tuning.lookback, everyWarpReads ? policy::LookbackPolicy::kLeanPerLane
-                                                              : policy::LookbackPolicy::kPerLane);
+  const bool floatLogSumExp =
+      spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
+  plan.lookbackPerLane = pick(tuning.lookback, everyWarpReads   ? policy::LookbackPolicy::kLeanPerLane
+                                               : floatLogSumExp ? policy::LookbackPolicy::kLogSumExpFloatPerLane
+                                                                : policy::LookbackPolicy::kPerLane);
   plan.lookbackWarps = std::min(
       pick(tuning.lookbackWarps, everyWarpReads ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
       plan.threads / 32);
@@ -392,7 +399,9 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   plan.stages = bulkStages(arch, spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
-    plan.threads = rowThreadsFittingTheRow(L, plan.items, blockFor(policy::StagePolicy::kRowThreads));
+    plan.threads = rowThreadsFittingTheRow(
+        L, plan.items,
+        blockFor(wideLogSumExp(spec) ? policy::StagePolicy::kWideLogSumExpRowThreads : policy::StagePolicy::kRowThreads));
     plan.stages = bulkStages(arch, spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
   plan.edges = plan.edges && plan.stages > 0;
@@ -652,16 +661,16 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
   int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
-                  : wideLogSumExp(spec)     ? items
+                  : logSumExpTile(spec)     ? items
                   : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
                                             : policy::ColumnPolicy::kSingleStridedLineItems;
   // Staged dense spans hold at most a row's accumulator bytes a thread
   // (log-sum-exp's count twice: its combine holds two): 16 i16 products
   // spilled at 128 registers. (Contiguous rows' 4 items of f64 timed 12%
-  // slower than 8: 0.066 against 0.057-0.059 ms. Log-sum-exp of f64 keeps
-  // its own 16 items in blocks of 128: lookbackBlock.)
+  // slower than 8: 0.066 against 0.057-0.059 ms. Log-sum-exp of f32 and
+  // f64 keeps its own 16 items: lookbackBlock.)
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in)) * (spec.op == ScanOp::LogSumExp ? 2 : 1);
-  while (lanes <= 1 && !wideLogSumExp(spec) && spanStaged(spec, plan.geometry) &&
+  while (lanes <= 1 && !logSumExpTile(spec) && spanStaged(spec, plan.geometry) &&
          lineItems * accBytes > policy::RowPolicy::kAccBytesPerThread)
     lineItems /= 2;
   items = pick(tuning.items, lineItems);

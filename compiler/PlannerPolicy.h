@@ -30,6 +30,11 @@ struct StagePolicy {
   static constexpr int kBudgetBytes = 50 * 1024;         // dynamic shared memory per block (row): 4 KB stages of f32, 16 KB of i32->i64
   static constexpr int kLookbackBudgetBytes = 84 * 1024; // look-back: room for four 16 KB stages with their mask
   static constexpr int kRowThreads = 128;       // row family when pipelined (tuned on H200: BENCHMARKS.md)
+  // ... but log-sum-exp of f64, whose 8 items a thread each cost an exp and
+  // a log, in blocks of 256 (H100, x copy, 128 -> 256: f64[1000,100003]
+  // 2.95 -> 2.59, [2048,16384] mask reverse 2.77 -> 2.53, [8192,2048]
+  // exclusive 2.34 -> 2.11, [4096,8192] 2.38 -> 2.34; BENCHMARKS.md).
+  static constexpr int kWideLogSumExpRowThreads = 256;
   // Row family: a pipelined block streams rows round-robin over the grid
   // until it has at least kMinTilesPerBlock tiles' worth of elements (one
   // row from 4 tiles up), while the grid keeps kMinRowBlocks blocks. Rows of
@@ -106,17 +111,27 @@ struct LookbackPolicy {
   // 0.078-0.079 -> 0.073, min f16 0.069-0.070 -> 0.066-0.068, max f16
   // 0.068-0.069 -> 0.066-0.067; their sums stay at 384: 0.095 -> 0.120).
   static constexpr int kLargeTileWideThreads = 256;
-  // Log-sum-exp of 8-byte accumulators: 16 items a thread in blocks of 256
-  // (128 registers). Each item costs an f64 exp and log, so the tile wants
-  // many items; 4 items a thread in blocks of 256 spent 6.6-7.9x copy (H100,
-  // ms, 4 x 256 -> 16 x 128: f64[4194304] 0.200 -> 0.141, [8,4194304] mask
-  // reverse 1.559 -> 0.932). Once the look-back's window folded in linear
-  // space (window_fold.cuh), blocks of 256 beat 128 (H100, x copy, 128 ->
-  // 256: f64[4194304] 3.37 -> 2.83, [16777213] exclusive 4.03 -> 2.95,
-  // [8,4194304] mask reverse 2.95-3.11 -> 2.97, [512,32768] 3.05 -> 3.02;
-  // BENCHMARKS.md).
-  static constexpr int kWideLogSumExpItems = 16;
-  static constexpr int kWideLogSumExpThreads = 256;
+  // Log-sum-exp of f32 and f64 inputs: 16 items a thread in blocks of 256
+  // (f64: 128 registers). Each item costs an exp and a log, so the tile
+  // wants many items a thread; 4 items a thread in blocks of 256 spent
+  // 6.6-7.9x copy in f64 (H100, ms, 4 x 256 -> 16 x 128: f64[4194304] 0.200
+  // -> 0.141, [8,4194304] mask reverse 1.559 -> 0.932). Once the look-back's
+  // window folded in linear space (window_fold.cuh), blocks of 256 beat 128
+  // (H100, x copy: f64[4194304] 3.37 -> 2.83, [16777213] exclusive 4.03 ->
+  // 2.95, [8,4194304] mask reverse 2.95-3.11 -> 2.97, [512,32768] 3.05 ->
+  // 3.02), and f32 took the same tile instead of 8 items in blocks of 512,
+  // with a window of 2 tiles a lane (below). 2-byte inputs keep their row
+  // tiles (16 items: f16[8,4194304] mask 1.84 at 384 threads, 1.99 at 256).
+  static constexpr int kLogSumExpItems = 16;
+  static constexpr int kLogSumExpThreads = 256;
+  // Log-sum-exp of 4-byte accumulators reads 2 tiles a lane (a 256-tile
+  // window): its tiles are slow enough that fewer are in flight, and each
+  // reader's exps are the window's cost (H100, x copy, 8 x 512 with 4 ->
+  // 16 x 256 with 2: f32[4194304] 2.30 -> 1.90, [16777216] reverse 1.55 ->
+  // 1.29, [32,524288] exclusive 1.57 -> 1.28, [67108864] 1.44 -> 1.29;
+  // f16[8,4194304] mask 1.84 -> 1.78, bf16[3,5000003] 2.39 -> 2.38). f64
+  // keeps 4 (2: 2.83 -> 3.08 on f64[4194304], 2.97 -> 2.84 on [8,4194304]).
+  static constexpr int kLogSumExpFloatPerLane = 2;
   // Dense spans of lines at a stride (a stage holds the stride times a
   // tile's bytes): blocks no smaller than this, then items no fewer, to fit
   // two stages.

@@ -64,14 +64,15 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_NE(p.toString().find(" min_blocks=3 "), std::string::npos);
   EXPECT_EQ(plan("prod f32[8,16777216] dim=1 reverse exclusive").minBlocksPerSm, 3);
   // Max, min, log-sum-exp and masks need more registers: two blocks, four
-  // stages, and a window of 4 warps x 32 x 4 = 512 tiles.
+  // stages, and a window of 4 warps x 32 x 4 = 512 tiles (log-sum-exp of
+  // 4-byte accumulators: x 2 = 256 tiles).
   for (const char *text : {"max f32[8,16777216] dim=1", "logsumexp f32[8,16777216] dim=1",
                            "sum f32[8,16777216] dim=1 mask"}) {
     KernelPlan kept = plan(text);
     EXPECT_EQ(kept.minBlocksPerSm, 2) << text;
     EXPECT_EQ(kept.stages, 4) << text;
     EXPECT_EQ(kept.lookbackWarps, 4) << text;
-    EXPECT_EQ(kept.lookbackPerLane, 4) << text;
+    EXPECT_EQ(kept.lookbackPerLane, std::string(text).rfind("logsumexp", 0) == 0 ? 2 : 4) << text;
   }
   // 8-byte accumulators: two blocks of 256 threads (up to 128 registers);
   // f16 x 16: two of 384.
@@ -609,12 +610,13 @@ TEST(Planner, LogSumExpColumnsTakeAColumnAThread) {
   EXPECT_EQ(plan("max f32[8192,8192] dim=0").vector, 2);
 }
 
-TEST(Planner, WideLogSumExpTakesLongTiles) {
-  // Log-sum-exp of f64: exps and logs, not bytes, set its time, so each
-  // thread scans 16 items in blocks of 256, contiguous, off the grid or at a
-  // stride.
+TEST(Planner, LogSumExpTakesLongTiles) {
+  // Log-sum-exp of f32 and f64: exps and logs, not bytes, set its time, so
+  // each thread scans 16 items in blocks of 256, contiguous, off the grid or
+  // at a stride.
   for (const char *text : {"logsumexp f64[4194304] dim=0", "logsumexp f64[4194305] dim=0 mask reverse",
-                           "logsumexp f64[3,5000003] dim=1"}) {
+                           "logsumexp f64[3,5000003] dim=1", "logsumexp f32[4194304] dim=0",
+                           "logsumexp f32[3,5000003] dim=1 exclusive"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
     EXPECT_EQ(p.threads, 256) << text;
@@ -628,8 +630,14 @@ TEST(Planner, WideLogSumExpTakesLongTiles) {
   EXPECT_EQ(strided.threads, 128);
   EXPECT_EQ(strided.items, 16);
   EXPECT_GE(strided.stages, 2);
-  // f32's (4-byte accumulators) keep the byte-sized tiles.
-  EXPECT_EQ(plan("logsumexp f32[4194304] dim=0").items, 8);
+  // 2-byte inputs keep their row tiles: 16 items, in blocks of 384.
+  EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").threads, 384);
+  EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").items, 16);
+  // Rows of f64 streamed through stages: blocks of 256.
+  KernelPlan rows = plan("logsumexp f64[1000,100003] dim=1");
+  EXPECT_EQ(rows.family, KernelFamily::Row);
+  EXPECT_GT(rows.stages, 0);
+  EXPECT_EQ(rows.threads, 256);
 }
 
 TEST(Planner, ShortRowsOfLogSumExpTakeEightItems) {

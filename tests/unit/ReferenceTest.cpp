@@ -150,6 +150,29 @@ TEST(Verify, AcceptsTheReferenceAndRejectsAnUnwrittenOrWrongElement) {
             1);
 }
 
+TEST(Verify, AResultBeyondTheOutputsRangeIsItsInfinity) {
+  // A product of f16 runs in f32 and rounds to f16 at the end: 2^15 * 3 =
+  // 98304 is past f16's largest (65504), so f16 holds it as +inf, and only
+  // +inf; 2^15 * 1.5 = 49152 stays finite.
+  ScanSpec s = mustParse("prod f16[3] dim=0");
+  std::vector<uint16_t> in(3), out(3);
+  storeDouble(in.data(), DType::F16, 0, 32768);
+  storeDouble(in.data(), DType::F16, 1, 1.5);
+  storeDouble(in.data(), DType::F16, 2, 2);
+  storeDouble(out.data(), DType::F16, 0, 32768);
+  storeDouble(out.data(), DType::F16, 1, 49152);
+  storeDouble(out.data(), DType::F16, 2, INFINITY);
+  const int64_t lines[] = {0};
+  EXPECT_TRUE(verifyLines(s, in.data(), nullptr, out.data(), lines).ok());
+  storeDouble(out.data(), DType::F16, 2, -INFINITY); // the wrong sign
+  EXPECT_EQ(verifyLines(s, in.data(), nullptr, out.data(), lines).mismatches, 1);
+  storeDouble(out.data(), DType::F16, 2, 65504); // finite, far from 98304
+  EXPECT_EQ(verifyLines(s, in.data(), nullptr, out.data(), lines).mismatches, 1);
+  storeDouble(out.data(), DType::F16, 2, INFINITY);
+  storeDouble(out.data(), DType::F16, 1, INFINITY); // 49152 is within f16's range
+  EXPECT_EQ(verifyLines(s, in.data(), nullptr, out.data(), lines).mismatches, 1);
+}
+
 TEST(Verify, ToleranceFollowsTheDocumentedBounds) {
   ScanSpec s = mustParse("sum f32[1280] dim=0");
   ReferenceValue r;
