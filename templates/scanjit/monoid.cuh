@@ -24,8 +24,8 @@ template <class Acc> struct Segment {
 // Log-sum-exp as a (max, sum) pair worth max + log(sum): sum adds exp(x -
 // max) over the items, so a combine costs one exp and no log. The block
 // scan of plain log-sum-exp, and a row's carry from tile to tile, run on
-// it (BlockMonoid, CarryMonoid); look-back totals and prefixes stay in log
-// space.
+// it (BlockMonoid, CarryMonoid); look-back totals and prefixes are
+// published in log space (and folded in linear space: window_fold.cuh).
 template <class Acc> struct LsePair {
   Acc max;
   Acc sum;
