@@ -355,6 +355,8 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * chunkTile / L,
                                                       classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+    plan.minBlocksPerSm =
+        pick(tuning.occupancy, wideLogSumExp(spec) ? policy::SegmentedPolicy::kWideLogSumExpMinBlocksPerSm : 0);
     const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
     if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tilesWarp(plan.items)) {
       plan.warpRows = true;

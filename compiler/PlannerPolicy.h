@@ -166,6 +166,14 @@ struct SegmentedPolicy {
   // f32[100000,333] 2.29 / 1.79 / 1.61, [65536,100] mask 2.69 / 2.00 / 2.53;
   // bf16[100000,333] 4.55 / 3.42 / 4.05; BENCHMARKS.md).
   static constexpr int kLogSumExpItems = 8;
+  // Log-sum-exp of f64 asks for four blocks of 256 an SM (64 registers):
+  // left to itself, ptxas took 84-86 once the series' coefficients came from
+  // the constant bank, and 88 allocated a thread left two blocks (H100,
+  // ratio to copy, free / three / four blocks: [100000,100] mask 3.60 /
+  // 2.65 / 2.72, [65536,256] 1.83 / 1.51 / 1.39, [65536,300] 2.65 / 2.71 /
+  // 2.38, [262144,64] 1.70 / 1.39 / 1.30, [1048576,16] exclusive 1.24 /
+  // 1.25 / 1.15; BENCHMARKS.md).
+  static constexpr int kWideLogSumExpMinBlocksPerSm = 4;
 };
 
 struct ColumnPolicy {

@@ -3,8 +3,10 @@
 // arguments are known to be in range: exps of non-positive numbers inside
 // sums of at least 1, logs of positive normal sums, so that their errors
 // stay at about a rounding of the sum; double uses its own exp of
-// non-positive arguments (below) and log.
+// non-positive arguments and log of positive normal numbers (below).
 #pragma once
+
+#include "scanjit/f64_series.cuh"
 
 namespace scanjit {
 
@@ -34,20 +36,20 @@ __device__ __forceinline__ double exp_nonpositive(double x) {
   if (!(x >= -708.0))
     return x != x ? x : 0.0;
   const double n = rint(x * 1.4426950408889634);
-  double r = fma(n, -6.93147180559945286227e-01, x);
-  r = fma(n, -2.31904681384629955842e-17, r);
-  double p = 1.0 / 6227020800.0;
-  p = fma(p, r, 1.0 / 479001600.0);
-  p = fma(p, r, 1.0 / 39916800.0);
-  p = fma(p, r, 1.0 / 3628800.0);
-  p = fma(p, r, 1.0 / 362880.0);
-  p = fma(p, r, 1.0 / 40320.0);
-  p = fma(p, r, 1.0 / 5040.0);
-  p = fma(p, r, 1.0 / 720.0);
-  p = fma(p, r, 1.0 / 120.0);
-  p = fma(p, r, 1.0 / 24.0);
-  p = fma(p, r, 1.0 / 6.0);
-  p = fma(p, r, 0.5);
+  double r = fma(n, minus_ln2<0>(), x);
+  r = fma(n, minus_ln2<1>(), r);
+  double p = exp_series<0>();
+  p = fma(p, r, exp_series<1>());
+  p = fma(p, r, exp_series<2>());
+  p = fma(p, r, exp_series<3>());
+  p = fma(p, r, exp_series<4>());
+  p = fma(p, r, exp_series<5>());
+  p = fma(p, r, exp_series<6>());
+  p = fma(p, r, exp_series<7>());
+  p = fma(p, r, exp_series<8>());
+  p = fma(p, r, exp_series<9>());
+  p = fma(p, r, exp_series<10>());
+  p = fma(p, r, exp_series<11>());
   p = fma(p, r, 1.0);
   p = fma(p, r, 1.0);
   return p * __longlong_as_double((long long)(int(n) + 1023) << 52);
@@ -99,6 +101,38 @@ __device__ __forceinline__ float plus_log_positive(float hi, float x) {
   asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(log2m) : "f"(m));
   return fmaf(float(e), 0.6931471805599453f, fmaf(log2m, 0.6931471805599453f, hi));
 }
-__device__ __forceinline__ double plus_log_positive(double hi, double x) { return hi + log(x); }
+// Double: x = 2^e * m, m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), and
+// log(m) = 2 atanh(s) = f - s (f - R), s = f / (2 + f), R = the sum over k
+// = 1 .. 9 of 2 s^2k / (2k + 1) (s^2 <= 0.0295: the next term is below
+// 2^-55 of log(m)). 1 / (2 + f) is the rcp unit's seed refined by one cubic
+// Newton step, and s is corrected by its residual. Like exp_nonpositive it
+// skips log()'s special cases (x is a positive normal number here).
+__device__ __forceinline__ double plus_log_positive(double hi, double x) {
+  const long long bits = __double_as_longlong(x);
+  const long long kSqrt2Fraction = 0x6a09e667f3bcdLL; // sqrt(2)'s 52 fraction bits
+  const int e = int(bits >> 52) - 1023 + ((bits & 0xfffffffffffffLL) >= kSqrt2Fraction ? 1 : 0);
+  const double m = __longlong_as_double(bits - (long long)e * (1LL << 52));
+  const double f = m - 1.0;
+  const double t = 2.0 + f;
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(t));
+  const double err = fma(-t, r, 1.0);
+  r = fma(r, fma(err, err, err), r); // r (1 + err + err^2): the seed's error cubed
+  double s = f * r;
+  s = fma(r, fma(-t, s, f), s);
+  const double z = s * s;
+  double series = atanh_series<0>();
+  series = fma(series, z, atanh_series<1>());
+  series = fma(series, z, atanh_series<2>());
+  series = fma(series, z, atanh_series<3>());
+  series = fma(series, z, atanh_series<4>());
+  series = fma(series, z, atanh_series<5>());
+  series = fma(series, z, atanh_series<6>());
+  series = fma(series, z, atanh_series<7>());
+  series = fma(series, z, atanh_series<8>());
+  const double log_m = f - s * (f - series * z);
+  // e ln2, the small part first.
+  return hi + fma(double(-e), minus_ln2<0>(), fma(double(-e), minus_ln2<1>(), log_m));
+}
 
 } // namespace scanjit

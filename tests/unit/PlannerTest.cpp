@@ -653,4 +653,9 @@ TEST(Planner, ShortRowsOfLogSumExpTakeEightItems) {
   EXPECT_FALSE(plan("logsumexp f64[65536,300] dim=1").warpRows);
   // Sums of 2-byte types keep their 16.
   EXPECT_EQ(plan("sum bf16[100000,333] dim=1").items, 16);
+  // f64's ask for four blocks an SM (64 registers); the rest leave ptxas free.
+  EXPECT_EQ(plan("logsumexp f64[65536,256] dim=1").minBlocksPerSm, 4);
+  EXPECT_EQ(plan("logsumexp f64[100000,100] dim=1 mask").minBlocksPerSm, 4);
+  EXPECT_EQ(plan("logsumexp f32[100000,333] dim=1").minBlocksPerSm, 1);
+  EXPECT_EQ(plan("sum f64[65536,300] dim=1").minBlocksPerSm, 1);
 }
