@@ -21,20 +21,37 @@ __constant__ double scanjit_atanh_series[9] = {2.0 / 19, 2.0 / 17, 2.0 / 15, 2.0
 
 namespace scanjit {
 
-template <int K> __device__ __forceinline__ double exp_series() {
-  double v;
-  asm("ld.const.f64 %0, [scanjit_exp_series+%1];" : "=d"(v) : "n"(8 * K));
-  return v;
-}
+// The tables, entry K each read at a fixed offset.
+struct ExpSeries {
+  static constexpr int kTerms = 12;
+  template <int K> static __device__ __forceinline__ double at() {
+    double v;
+    asm("ld.const.f64 %0, [scanjit_exp_series+%1];" : "=d"(v) : "n"(8 * K));
+    return v;
+  }
+};
+struct AtanhSeries {
+  static constexpr int kTerms = 9;
+  template <int K> static __device__ __forceinline__ double at() {
+    double v;
+    asm("ld.const.f64 %0, [scanjit_atanh_series+%1];" : "=d"(v) : "n"(8 * K));
+    return v;
+  }
+};
 template <int K> __device__ __forceinline__ double minus_ln2() {
   double v;
   asm("ld.const.f64 %0, [scanjit_minus_ln2+%1];" : "=d"(v) : "n"(8 * K));
   return v;
 }
-template <int K> __device__ __forceinline__ double atanh_series() {
-  double v;
-  asm("ld.const.f64 %0, [scanjit_atanh_series+%1];" : "=d"(v) : "n"(8 * K));
-  return v;
+
+// Horner's rule over a series table from its top entry: p = p * x + entry
+// K, for K = 1 .. kTerms - 1, starting from entry 0.
+template <class Series, int K = 1>
+__device__ __forceinline__ double horner(double x, double p = Series::template at<0>()) {
+  if constexpr (K == Series::kTerms)
+    return p;
+  else
+    return horner<Series, K + 1>(x, fma(p, x, Series::template at<K>()));
 }
 
 } // namespace scanjit

@@ -38,18 +38,7 @@ __device__ __forceinline__ double exp_nonpositive(double x) {
   const double n = rint(x * 1.4426950408889634);
   double r = fma(n, minus_ln2<0>(), x);
   r = fma(n, minus_ln2<1>(), r);
-  double p = exp_series<0>();
-  p = fma(p, r, exp_series<1>());
-  p = fma(p, r, exp_series<2>());
-  p = fma(p, r, exp_series<3>());
-  p = fma(p, r, exp_series<4>());
-  p = fma(p, r, exp_series<5>());
-  p = fma(p, r, exp_series<6>());
-  p = fma(p, r, exp_series<7>());
-  p = fma(p, r, exp_series<8>());
-  p = fma(p, r, exp_series<9>());
-  p = fma(p, r, exp_series<10>());
-  p = fma(p, r, exp_series<11>());
+  double p = horner<ExpSeries>(r);
   p = fma(p, r, 1.0);
   p = fma(p, r, 1.0);
   return p * __longlong_as_double((long long)(int(n) + 1023) << 52);
@@ -121,16 +110,7 @@ __device__ __forceinline__ double plus_log_positive(double hi, double x) {
   double s = f * r;
   s = fma(r, fma(-t, s, f), s);
   const double z = s * s;
-  double series = atanh_series<0>();
-  series = fma(series, z, atanh_series<1>());
-  series = fma(series, z, atanh_series<2>());
-  series = fma(series, z, atanh_series<3>());
-  series = fma(series, z, atanh_series<4>());
-  series = fma(series, z, atanh_series<5>());
-  series = fma(series, z, atanh_series<6>());
-  series = fma(series, z, atanh_series<7>());
-  series = fma(series, z, atanh_series<8>());
-  const double log_m = f - s * (f - series * z);
+  const double log_m = f - s * (f - horner<AtanhSeries>(z) * z);
   // e ln2, the small part first.
   return hi + fma(double(-e), minus_ln2<0>(), fma(double(-e), minus_ln2<1>(), log_m));
 }
