@@ -21,37 +21,29 @@ __constant__ double scanjit_atanh_series[9] = {2.0 / 19, 2.0 / 17, 2.0 / 15, 2.0
 
 namespace scanjit {
 
-// The tables, entry K each read at a fixed offset.
-struct ExpSeries {
-  static constexpr int kTerms = 12;
-  template <int K> static __device__ __forceinline__ double at() {
-    double v;
-    asm("ld.const.f64 %0, [scanjit_exp_series+%1];" : "=d"(v) : "n"(8 * K));
-    return v;
-  }
-};
-struct AtanhSeries {
-  static constexpr int kTerms = 9;
-  template <int K> static __device__ __forceinline__ double at() {
-    double v;
-    asm("ld.const.f64 %0, [scanjit_atanh_series+%1];" : "=d"(v) : "n"(8 * K));
-    return v;
-  }
-};
-template <int K> __device__ __forceinline__ double minus_ln2() {
+enum class F64Table { ExpSeries, AtanhSeries, MinusLn2 };
+
+// Entry K of a table, read at a fixed offset.
+template <F64Table T, int K> __device__ __forceinline__ double table_entry() {
   double v;
-  asm("ld.const.f64 %0, [scanjit_minus_ln2+%1];" : "=d"(v) : "n"(8 * K));
+  if constexpr (T == F64Table::ExpSeries)
+    asm("ld.const.f64 %0, [scanjit_exp_series+%1];" : "=d"(v) : "n"(8 * K));
+  else if constexpr (T == F64Table::AtanhSeries)
+    asm("ld.const.f64 %0, [scanjit_atanh_series+%1];" : "=d"(v) : "n"(8 * K));
+  else
+    asm("ld.const.f64 %0, [scanjit_minus_ln2+%1];" : "=d"(v) : "n"(8 * K));
   return v;
 }
+template <int K> __device__ __forceinline__ double minus_ln2() { return table_entry<F64Table::MinusLn2, K>(); }
 
-// Horner's rule over a series table from its top entry: p = p * x + entry
-// K, for K = 1 .. kTerms - 1, starting from entry 0.
-template <class Series, int K = 1>
-__device__ __forceinline__ double horner(double x, double p = Series::template at<0>()) {
-  if constexpr (K == Series::kTerms)
+// Horner's rule over a series table of kTerms entries from its top: p = p
+// * x + entry K, for K = 1 .. kTerms - 1, starting from entry 0.
+template <F64Table T, int kTerms, int K = 1>
+__device__ __forceinline__ double horner(double x, double p = table_entry<T, 0>()) {
+  if constexpr (K == kTerms)
     return p;
   else
-    return horner<Series, K + 1>(x, fma(p, x, Series::template at<K>()));
+    return horner<T, kTerms, K + 1>(x, fma(p, x, table_entry<T, K>()));
 }
 
 } // namespace scanjit

@@ -38,7 +38,7 @@ __device__ __forceinline__ double exp_nonpositive(double x) {
   const double n = rint(x * 1.4426950408889634);
   double r = fma(n, minus_ln2<0>(), x);
   r = fma(n, minus_ln2<1>(), r);
-  double p = horner<ExpSeries>(r);
+  double p = horner<F64Table::ExpSeries, 12>(r);
   p = fma(p, r, 1.0);
   p = fma(p, r, 1.0);
   return p * __longlong_as_double((long long)(int(n) + 1023) << 52);
@@ -110,7 +110,7 @@ __device__ __forceinline__ double plus_log_positive(double hi, double x) {
   double s = f * r;
   s = fma(r, fma(-t, s, f), s);
   const double z = s * s;
-  const double log_m = f - s * (f - horner<AtanhSeries>(z) * z);
+  const double log_m = f - s * (f - horner<F64Table::AtanhSeries, 9>(z) * z);
   // e ln2, the small part first.
   return hi + fma(double(-e), minus_ln2<0>(), fma(double(-e), minus_ln2<1>(), log_m));
 }
