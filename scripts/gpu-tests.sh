@@ -5,6 +5,8 @@
 #
 #   scripts/gpu-tests.sh [BUILD_DIR] [all|tests|demo|bench|cub|torch|examples|sanitize|ncu]...
 #   (GPU_TEST_FILTER=<gtest filter>, GPU_TEST_TIMEOUT=<seconds> narrow the tests step;
+#    GPU_TEST_SHARD=1|2|3 runs one of three shards that together are the whole
+#    suite, each a few minutes on an H100, so that each fits one device call;
 #    BENCH_ARGS=<scanjit_bench arguments> the bench step, NCU_SPECS="spec;spec" the
 #    ncu step, which `all` leaves out)
 #
@@ -27,11 +29,36 @@ for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
   fi
 done
 echo "NVRTC from ${LD_LIBRARY_PATH%%:*}"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
+if command -v nvidia-smi > /dev/null; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
+fi
 
 status=0
 want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 
+# The suite in three shards of about equal time (H100: 4-5 min each). Every
+# test suite is in exactly one; `scripts/gpu-tests.sh BUILD shards` checks
+# that against the binary's own list.
+shard_filters=(
+  'SpecialValues.*:Families/FlagMatrix.*:LseMath.*'
+  'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*'
+  'Shapes.*:Layouts.*:TunedPlans.*:FlagMatrix.*:Edges.*'
+)
+if [ -n "${GPU_TEST_SHARD:-}" ] && [ -z "${GPU_TEST_FILTER:-}" ]; then
+  GPU_TEST_FILTER=${shard_filters[$((GPU_TEST_SHARD - 1))]}
+fi
+if [[ " ${steps[*]} " == *" shards "* ]]; then
+  missing=0
+  suites=$("$build/tests/scanjit_gpu_tests" --gtest_list_tests | grep -E '^[A-Za-z/]+\.$')
+  [ -n "$suites" ] || { echo "no GPU test suites listed by $build/tests/scanjit_gpu_tests"; missing=1; }
+  for suite in $suites; do
+    n=0
+    for f in "${shard_filters[@]}"; do [[ ":$f:" == *":$suite*:"* ]] && n=$((n + 1)); done
+    [ "$n" -eq 1 ] || { echo "GPU test suite $suite is in $n shards"; missing=1; }
+  done
+  [ $missing -eq 0 ] && echo "every GPU test suite is in exactly one shard"
+  status=$missing
+fi
 if want tests; then
   # Each case is named in the full log before it runs (a hang shows where);
   # the console gets failures and the summary.
