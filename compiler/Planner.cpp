@@ -228,7 +228,8 @@ bool logSumExpTile(const ScanSpec &spec) { return spec.op == ScanOp::LogSumExp &
 void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
   if (logSumExpTile(spec)) {
     items = pick(tuning.items, policy::LookbackPolicy::kLogSumExpItems);
-    threads = pick(tuning.threads, policy::LookbackPolicy::kLogSumExpThreads);
+    threads = pick(tuning.threads, wideLogSumExp(spec) ? policy::LookbackPolicy::kWideLogSumExpThreads
+                                                       : policy::LookbackPolicy::kLogSumExpThreads);
     return;
   }
   items = pick(tuning.items,
@@ -300,7 +301,9 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
                           : (direct ? policy::LookbackPolicy::kDirectMinBlocksPerSm
                                     : policy::LookbackPolicy::kMinBlocksPerSm);
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
-  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : policy::LookbackPolicy::kLargeTileBlocksPerSm);
+  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile          ? fit
+                                               : wideLogSumExp(spec) ? policy::LookbackPolicy::kWideLogSumExpBlocksPerSm
+                                                                     : policy::LookbackPolicy::kLargeTileBlocksPerSm);
   // A lane of every warp reads the window where a value a lane is all the
   // registers allow (packed lanes: 4 values of 4 lanes spilled 88 stores).
   const bool everyWarpReads = lean || lanes > 1;
@@ -355,8 +358,10 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * chunkTile / L,
                                                       classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
-    plan.minBlocksPerSm =
-        pick(tuning.occupancy, wideLogSumExp(spec) ? policy::SegmentedPolicy::kWideLogSumExpMinBlocksPerSm : 0);
+    plan.minBlocksPerSm = pick(tuning.occupancy,
+                               !wideLogSumExp(spec) ? 0
+                               : spec.mask          ? policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm
+                                                    : policy::SegmentedPolicy::kWideLogSumExpMinBlocksPerSm);
     const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
     if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tilesWarp(plan.items)) {
       plan.warpRows = true;

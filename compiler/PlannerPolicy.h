@@ -111,19 +111,22 @@ struct LookbackPolicy {
   // 0.078-0.079 -> 0.073, min f16 0.069-0.070 -> 0.066-0.068, max f16
   // 0.068-0.069 -> 0.066-0.067; their sums stay at 384: 0.095 -> 0.120).
   static constexpr int kLargeTileWideThreads = 256;
-  // Log-sum-exp of f32 and f64 inputs: 16 items a thread in blocks of 256
-  // (f64: 128 registers). Each item costs an exp and a log, so the tile
-  // wants many items a thread; 4 items a thread in blocks of 256 spent
-  // 6.6-7.9x copy in f64 (H100, ms, 4 x 256 -> 16 x 128: f64[4194304] 0.200
-  // -> 0.141, [8,4194304] mask reverse 1.559 -> 0.932). Once the look-back's
-  // window folded in linear space (window_fold.cuh), blocks of 256 beat 128
-  // (H100, x copy: f64[4194304] 3.37 -> 2.83, [16777213] exclusive 4.03 ->
-  // 2.95, [8,4194304] mask reverse 2.95-3.11 -> 2.97, [512,32768] 3.05 ->
-  // 3.02), and f32 took the same tile instead of 8 items in blocks of 512,
-  // with a window of 2 tiles a lane (below). 2-byte inputs keep their row
-  // tiles (16 items: f16[8,4194304] mask 1.84 at 384 threads, 1.99 at 256).
+  // Log-sum-exp of f32 and f64 inputs: 16 items a thread. Each item costs
+  // an exp and a log, so the tile wants many items a thread; 4 items a
+  // thread in blocks of 256 spent 6.6-7.9x copy in f64 (H100, ms, 4 x 256 ->
+  // 16 x 128: f64[4194304] 0.200 -> 0.141, [8,4194304] mask reverse 1.559 ->
+  // 0.932). f32 takes blocks of 256 (8 items in blocks of 512 before; a
+  // window of 2 tiles a lane, below). f64 keeps blocks of 128, three an SM
+  // (160-167 registers): blocks of 256 timed 15-25% faster once the window
+  // folded in linear space (window_fold.cuh; x copy, 128 -> 256:
+  // f64[4194304] 3.37 -> 2.83, [16777213] exclusive 4.03 -> 2.95), but at
+  // two an SM their 128 registers spill (22-74 stores), and every plan
+  // compiles without spills. 2-byte inputs keep their row tiles (16 items:
+  // f16[8,4194304] mask 1.84 at 384 threads, 1.99 at 256).
   static constexpr int kLogSumExpItems = 16;
   static constexpr int kLogSumExpThreads = 256;
+  static constexpr int kWideLogSumExpThreads = 128;
+  static constexpr int kWideLogSumExpBlocksPerSm = 3;
   // Log-sum-exp of 4-byte accumulators reads 2 tiles a lane (a 256-tile
   // window): its tiles are slow enough that fewer are in flight, and each
   // reader's exps are the window's cost (H100, x copy, 8 x 512 with 4 ->
@@ -173,7 +176,9 @@ struct SegmentedPolicy {
   // 2.65 / 2.72, [65536,256] 1.83 / 1.51 / 1.39, [65536,300] 2.65 / 2.71 /
   // 2.38, [262144,64] 1.70 / 1.39 / 1.30, [1048576,16] exclusive 1.24 /
   // 1.25 / 1.15; BENCHMARKS.md).
+  // Masked, four spilled (8 stores at 64 registers): three (72 registers).
   static constexpr int kWideLogSumExpMinBlocksPerSm = 4;
+  static constexpr int kWideLogSumExpMaskedMinBlocksPerSm = 3;
 };
 
 struct ColumnPolicy {
