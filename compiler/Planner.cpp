@@ -228,8 +228,7 @@ bool logSumExpTile(const ScanSpec &spec) { return spec.op == ScanOp::LogSumExp &
 void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
   if (logSumExpTile(spec)) {
     items = pick(tuning.items, policy::LookbackPolicy::kLogSumExpItems);
-    threads = pick(tuning.threads, wideLogSumExp(spec) ? policy::LookbackPolicy::kWideLogSumExpThreads
-                                                       : policy::LookbackPolicy::kLogSumExpThreads);
+    threads = pick(tuning.threads, policy::LookbackPolicy::kLogSumExpThreads);
     return;
   }
   items = pick(tuning.items,
@@ -301,17 +300,13 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
                           : (direct ? policy::LookbackPolicy::kDirectMinBlocksPerSm
                                     : policy::LookbackPolicy::kMinBlocksPerSm);
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
-  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile          ? fit
-                                               : wideLogSumExp(spec) ? policy::LookbackPolicy::kWideLogSumExpBlocksPerSm
-                                                                     : policy::LookbackPolicy::kLargeTileBlocksPerSm);
+  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : policy::LookbackPolicy::kLargeTileBlocksPerSm);
   // A lane of every warp reads the window where a value a lane is all the
   // registers allow (packed lanes: 4 values of 4 lanes spilled 88 stores).
   const bool everyWarpReads = lean || lanes > 1;
-  const bool floatLogSumExp =
-      spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
-  plan.lookbackPerLane = pick(tuning.lookback, everyWarpReads   ? policy::LookbackPolicy::kLeanPerLane
-                                               : floatLogSumExp ? policy::LookbackPolicy::kLogSumExpFloatPerLane
-                                                                : policy::LookbackPolicy::kPerLane);
+  plan.lookbackPerLane = pick(tuning.lookback, everyWarpReads                 ? policy::LookbackPolicy::kLeanPerLane
+                                               : spec.op == ScanOp::LogSumExp ? policy::LookbackPolicy::kLogSumExpPerLane
+                                                                              : policy::LookbackPolicy::kPerLane);
   plan.lookbackWarps = std::min(
       pick(tuning.lookbackWarps, everyWarpReads ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
       plan.threads / 32);

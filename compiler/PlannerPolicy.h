@@ -111,30 +111,29 @@ struct LookbackPolicy {
   // 0.078-0.079 -> 0.073, min f16 0.069-0.070 -> 0.066-0.068, max f16
   // 0.068-0.069 -> 0.066-0.067; their sums stay at 384: 0.095 -> 0.120).
   static constexpr int kLargeTileWideThreads = 256;
-  // Log-sum-exp of f32 and f64 inputs: 16 items a thread. Each item costs
-  // an exp and a log, so the tile wants many items a thread; 4 items a
-  // thread in blocks of 256 spent 6.6-7.9x copy in f64 (H100, ms, 4 x 256 ->
-  // 16 x 128: f64[4194304] 0.200 -> 0.141, [8,4194304] mask reverse 1.559 ->
-  // 0.932). f32 takes blocks of 256 (8 items in blocks of 512 before; a
-  // window of 2 tiles a lane, below). f64 keeps blocks of 128, three an SM
-  // (160-167 registers): blocks of 256 timed 15-25% faster once the window
-  // folded in linear space (window_fold.cuh; x copy, 128 -> 256:
-  // f64[4194304] 3.37 -> 2.83, [16777213] exclusive 4.03 -> 2.95), but at
-  // two an SM their 128 registers spill (22-74 stores), and every plan
-  // compiles without spills. 2-byte inputs keep their row tiles (16 items:
-  // f16[8,4194304] mask 1.84 at 384 threads, 1.99 at 256).
+  // Log-sum-exp of f32 and f64 inputs: 16 items a thread in blocks of 256.
+  // Each item costs an exp and a log, so the tile wants many items a
+  // thread; 4 items a thread in blocks of 256 spent 6.6-7.9x copy in f64
+  // (H100, ms, 4 x 256 -> 16 x 128: f64[4194304] 0.200 -> 0.141,
+  // [8,4194304] mask reverse 1.559 -> 0.932). f32 took 8 items in blocks of
+  // 512 before. Once the window folded in linear space (window_fold.cuh),
+  // f64 in blocks of 256 beat 128 (x copy, 128 x 16 with a window of 4 a
+  // lane -> 256 x 16 with 2: f64[4194304] 3.38 -> 3.08, [16777213]
+  // exclusive 4.03 -> 3.01, [8,4194304] mask reverse 2.95 -> 2.84,
+  // [512,32768] 3.05 -> 2.87); with a window of 4 a lane it timed faster
+  // still on two of those but spilled (18-74 stores at 128 registers), and
+  // every plan compiles without spills. 2-byte inputs keep their row tiles
+  // (16 items: f16[8,4194304] mask 1.84 at 384 threads, 1.99 at 256).
   static constexpr int kLogSumExpItems = 16;
   static constexpr int kLogSumExpThreads = 256;
-  static constexpr int kWideLogSumExpThreads = 128;
-  static constexpr int kWideLogSumExpBlocksPerSm = 3;
-  // Log-sum-exp of 4-byte accumulators reads 2 tiles a lane (a 256-tile
-  // window): its tiles are slow enough that fewer are in flight, and each
-  // reader's exps are the window's cost (H100, x copy, 8 x 512 with 4 ->
-  // 16 x 256 with 2: f32[4194304] 2.30 -> 1.90, [16777216] reverse 1.55 ->
-  // 1.29, [32,524288] exclusive 1.57 -> 1.28, [67108864] 1.44 -> 1.29;
-  // f16[8,4194304] mask 1.84 -> 1.78, bf16[3,5000003] 2.39 -> 2.38). f64
-  // keeps 4 (2: 2.83 -> 3.08 on f64[4194304], 2.97 -> 2.84 on [8,4194304]).
-  static constexpr int kLogSumExpFloatPerLane = 2;
+  // Log-sum-exp reads 2 tiles a lane (a 256-tile window): its tiles are
+  // slow enough that fewer are in flight, and each reader's exps are the
+  // window's cost (H100, x copy, 8 x 512 with 4 -> 16 x 256 with 2:
+  // f32[4194304] 2.30 -> 1.90, [16777216] reverse 1.55 -> 1.29,
+  // [32,524288] exclusive 1.57 -> 1.28, [67108864] 1.44 -> 1.29;
+  // f16[8,4194304] mask 1.84 -> 1.78, bf16[3,5000003] 2.39 -> 2.38). In f64
+  // it is also what keeps 16 items in blocks of 256 within 128 registers.
+  static constexpr int kLogSumExpPerLane = 2;
   // Dense spans of lines at a stride (a stage holds the stride times a
   // tile's bytes): blocks no smaller than this, then items no fewer, to fit
   // two stages.

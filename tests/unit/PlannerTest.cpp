@@ -612,18 +612,19 @@ TEST(Planner, LogSumExpColumnsTakeAColumnAThread) {
 
 TEST(Planner, LogSumExpTakesLongTiles) {
   // Log-sum-exp of f32 and f64: exps and logs, not bytes, set its time, so
-  // each thread scans 16 items, contiguous, off the grid or at a stride: f32
-  // in blocks of 256, f64 in blocks of 128, three an SM (within their
-  // registers without spilling).
+  // each thread scans 16 items in blocks of 256, two an SM, contiguous, off
+  // the grid or at a stride (where two stages of dense spans must fit: the
+  // block halves), with a window of 2 tiles a lane.
   for (const char *text : {"logsumexp f64[4194304] dim=0", "logsumexp f64[4194305] dim=0 mask reverse",
                            "logsumexp f64[3,5000003] dim=1", "logsumexp f64[4194304] dim=0 strides=[2] exclusive",
                            "logsumexp f32[4194304] dim=0", "logsumexp f32[3,5000003] dim=1 exclusive"}) {
     KernelPlan p = plan(text);
-    const bool f64 = std::string(text).find("f64") != std::string::npos;
+    const bool strided = std::string(text).find("strides") != std::string::npos;
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
-    EXPECT_EQ(p.threads, f64 ? 128 : 256) << text;
+    EXPECT_EQ(p.threads, strided ? 128 : 256) << text;
     EXPECT_EQ(p.items, 16) << text;
-    EXPECT_EQ(p.minBlocksPerSm, f64 ? 3 : 2) << text;
+    EXPECT_EQ(p.minBlocksPerSm, 2) << text;
+    EXPECT_EQ(p.lookbackPerLane, 2) << text;
     EXPECT_GE(p.stages, 2) << text;
   }
   // 2-byte inputs keep their row tiles: 16 items, in blocks of 384.
