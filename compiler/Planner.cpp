@@ -223,9 +223,13 @@ bool wideLogSumExp(const ScanSpec &spec) {
 bool logSumExpTile(const ScanSpec &spec) { return spec.op == ScanOp::LogSumExp && dtypeSize(spec.in) >= 4; }
 
 // A look-back tile's items and block: small register tiles in blocks of
-// 512 (384 in edges plans); larger tiles in smaller blocks, two an SM
-// within their registers (LookbackPolicy).
-void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
+// 512; larger tiles in smaller blocks, two an SM within their registers.
+// Contiguous rows but the lean plan's (aligned rows of 32-byte tiles of
+// 4-byte accumulators) take wide tiles (LookbackPolicy::kWideTileAccBytes).
+// Lines at a stride keep the row family's items (their spans' stages and
+// their lanes size themselves from them).
+void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool contiguousRows, bool edges, int &threads,
+                   int &items) {
   if (logSumExpTile(spec)) {
     items = pick(tuning.items, policy::LookbackPolicy::kLogSumExpItems);
     threads = pick(tuning.threads, policy::LookbackPolicy::kLogSumExpThreads);
@@ -234,6 +238,14 @@ void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, i
   items = pick(tuning.items,
                std::min(rowItems(spec) * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
   const bool smallTile = smallRegisterTile(spec, items);
+  if (contiguousRows && (edges || !smallTile)) {
+    const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+    const int tileAccBytes =
+        accBytes > 4 ? policy::LookbackPolicy::kWideTileWideAccBytes : policy::LookbackPolicy::kWideTileAccBytes;
+    items = pick(tuning.items, std::min(tileAccBytes / accBytes, policy::LookbackPolicy::kWideTileMaxItems));
+    threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
+    return;
+  }
   threads = pick(tuning.threads, smallTile ? (edges ? policy::LookbackPolicy::kEdgesThreads : policy::LookbackPolicy::kThreads)
                                  : edges || dtypeSize(accumulatorType(spec.op, spec.in)) > 4
                                      ? policy::LookbackPolicy::kLargeTileWideThreads
@@ -300,7 +312,10 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
                           : (direct ? policy::LookbackPolicy::kDirectMinBlocksPerSm
                                     : policy::LookbackPolicy::kMinBlocksPerSm);
   const int fit = std::max(1, std::min(blocks, blocks * 512 / plan.threads)); // as many threads as 512-thread blocks
-  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : policy::LookbackPolicy::kLargeTileBlocksPerSm);
+  // Large tiles whose spans halved the block keep the SM's threads in
+  // flight, as far as shared memory lets them (fittingMinBlocks).
+  const int largeTileBlocks = policy::LookbackPolicy::kLargeTileBlocksPerSm * std::max(1, threads / plan.threads);
+  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : largeTileBlocks);
   // A lane of every warp reads the window where a value a lane is all the
   // registers allow (packed lanes: 4 values of 4 lanes spilled 88 stores).
   const bool everyWarpReads = lean || lanes > 1;
@@ -379,7 +394,8 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     return;
   }
   int lookbackThreads, lookbackItems;
-  lookbackBlock(spec, tuning, !rowsOnTheGrid(spec, tuning, plan), lookbackThreads, lookbackItems);
+  lookbackBlock(spec, tuning, /*contiguousRows=*/true, !rowsOnTheGrid(spec, tuning, plan), lookbackThreads,
+                lookbackItems);
   if (lookbackFits(tuning, rows, L, lookbackItems)) {
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;
@@ -660,7 +676,7 @@ int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
 // read the same sectors (through L2).
 bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   int threads, items;
-  lookbackBlock(spec, tuning, false, threads, items);
+  lookbackBlock(spec, tuning, /*contiguousRows=*/false, /*edges=*/false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
   int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
                   : logSumExpTile(spec)     ? items

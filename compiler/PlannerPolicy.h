@@ -106,6 +106,20 @@ struct LookbackPolicy {
   // element in 1.77 -> 1.50, f64[4194305] 1.84 -> 1.37, bf16[3,5000003]
   // 1.90 -> 1.62 (BENCHMARKS.md).
   static constexpr int kLargeTileThreads = 384;
+  // Contiguous rows' look-back tiles, but the lean plan's: 96 accumulator
+  // bytes a thread (at most 24 items) in blocks of 256, two an SM. Per tile
+  // a block waits once for its window and steps its stages and edges once,
+  // so larger tiles pay those less often (H200, x copy, before -> 24 items:
+  // edges f32[16777213] three elements in 1.53 -> 1.27, f32[3,5000003]
+  // 1.57 -> 1.24, bf16[122514339] 2.14 -> 1.67, masked bf16[73569530] 2.01
+  // -> 1.53, aligned f16[67108864] 1.44 -> 1.34, max f16[16777216] 1.92 ->
+  // 1.73, logsumexp bf16[3,5000003] 3.09 -> 2.48; BENCHMARKS.md). 8-byte
+  // accumulators take 64 bytes (8 items): their combines hold twice the
+  // registers (12 masked i16 products spilled 24 stores at 128), and 8
+  // timed as well (edges f64[4194305] one element in 1.98 -> 1.65).
+  static constexpr int kWideTileAccBytes = 96;
+  static constexpr int kWideTileWideAccBytes = 64;
+  static constexpr int kWideTileMaxItems = 24;
   // 8-byte accumulators, edges plans, and packed max/min of 2-byte elements
   // (H100, two runs, ms, 384 -> 256: min bf16[4194304,4] dim=0 reverse
   // 0.078-0.079 -> 0.073, min f16 0.069-0.070 -> 0.066-0.068, max f16
@@ -145,6 +159,10 @@ struct LookbackPolicy {
   // 0.178 -> 0.174, [8,1048576] 0.055 -> 0.053, prod [4194305] reverse
   // exclusive 0.033 -> 0.032; BENCHMARKS.md).
   static constexpr int kSpanMinBlocksPerSm = 2;
+  // Large register tiles: two blocks an SM, as many threads as that where
+  // spans halved the block, so far as shared memory fits them (H100, x copy,
+  // two blocks of 128 -> three: logsumexp f64[4194304] at stride 2 exclusive
+  // 3.52 -> 3.15, 182 -> 158 registers, no spills).
   static constexpr int kLargeTileBlocksPerSm = 2;
 };
 

@@ -36,12 +36,13 @@ TEST(Large, LongRowsAndFewColumns) {
 // (rows of an odd length take the edges plan instead).
 TEST(Large, LeanLookbackReachesItsWindowsBase) {
   SCANJIT_REQUIRE_GPU();
-  for (const char *s : {"sum f32[2,3000000] dim=1 reverse exclusive", "sum f32[3000001] dim=0 exclusive",
+  for (const char *s : {"sum f32[2,3000000] dim=1 reverse exclusive", "sum f32[3500001] dim=0 exclusive",
                         "prod f32[2,2400000] dim=1", "sum f32[5,2200000] dim=1 reverse"}) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(s, plan));
     ASSERT_EQ(plan.family, KernelFamily::RowLookback) << s;
-    // Rows of an odd length take the edges plan (two 384-thread blocks an SM).
+    // Rows of an odd length take the edges plan (wide tiles, two blocks an SM):
+    // 3500001 floats reach past its window of 512 tiles of 256 x 24.
     ASSERT_EQ(plan.minBlocksPerSm, plan.edges ? 2 : 3) << s << ": not the lean (or edges) plan";
     const int64_t window = int64_t(plan.lookbackWarps) * 32 * plan.lookbackPerLane * plan.threads * plan.items;
     ASSERT_GT(plan.geometry.scan.size, window) << s << ": rows end inside the window";

@@ -74,12 +74,15 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
     EXPECT_EQ(kept.lookbackWarps, 4) << text;
     EXPECT_EQ(kept.lookbackPerLane, std::string(text).rfind("logsumexp", 0) == 0 ? 2 : 4) << text;
   }
-  // 8-byte accumulators: two blocks of 256 threads (up to 128 registers);
-  // f16 x 16: two of 384.
+  // Wide tiles: 96 accumulator bytes a thread (64 for 8-byte accumulators)
+  // in blocks of 256, two an SM: f64 x 8, f16 x 24.
   EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 2);
   EXPECT_EQ(plan("sum f64[8,16777216] dim=1").threads, 256);
-  EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 384);
+  EXPECT_EQ(plan("sum f64[8,16777216] dim=1").items, 8);
+  EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 256);
+  EXPECT_EQ(plan("sum f16[8,16777216] dim=1").items, 24);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").minBlocksPerSm, 2);
+  EXPECT_EQ(plan("max u8[16777217] dim=0").items, 24); // (at most 24 items)
   // Evict-first only above the L2's size.
   EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
   EXPECT_FALSE(plan("sum f32[4194304] dim=0").evictFirst);
@@ -88,15 +91,16 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * tiles * 8); // two flagged 8-byte words per tile
   KernelPlan odd = plan("sum f32[100003] dim=0");
   EXPECT_EQ(odd.family, KernelFamily::RowLookback);
-  // Rows of 100003 floats are off the 16-byte grid: an edges plan, in
-  // blocks of 384 threads, with a spare tile a row (its start may lie
-  // anywhere in a word): ceil((100003 + 3) / 3072) = 33.
+  // Rows of 100003 floats are off the 16-byte grid: an edges plan of wide
+  // tiles (24 items in blocks of 256), with a spare tile a row (its start
+  // may lie anywhere in a word): ceil((100003 + 3) / 6144) = 17.
   EXPECT_TRUE(odd.edges);
-  EXPECT_EQ(odd.stages, 4);
-  EXPECT_EQ(odd.threads, 384);
-  EXPECT_EQ(odd.grid, 33);
+  EXPECT_EQ(odd.stages, 3);
+  EXPECT_EQ(odd.threads, 256);
+  EXPECT_EQ(odd.items, 24);
+  EXPECT_EQ(odd.grid, 17);
   EXPECT_FALSE(p.edges);
-  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 977 * 16); // tiles of 256 x 4
+  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 489 * 16); // tiles of 256 x 8
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").family, KernelFamily::Row);   // enough rows
   EXPECT_EQ(plan("sum f32[64,3000] dim=1").family, KernelFamily::Row);     // rows too short
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").workspaceBytes, 0);
@@ -614,7 +618,8 @@ TEST(Planner, LogSumExpTakesLongTiles) {
   // Log-sum-exp of f32 and f64: exps and logs, not bytes, set its time, so
   // each thread scans 16 items in blocks of 256, two an SM, contiguous, off
   // the grid or at a stride (where two stages of dense spans must fit: the
-  // block halves), with a window of 2 tiles a lane.
+  // block halves, and the SM keeps its threads in three blocks), with a
+  // window of 2 tiles a lane.
   for (const char *text : {"logsumexp f64[4194304] dim=0", "logsumexp f64[4194305] dim=0 mask reverse",
                            "logsumexp f64[3,5000003] dim=1", "logsumexp f64[4194304] dim=0 strides=[2] exclusive",
                            "logsumexp f32[4194304] dim=0", "logsumexp f32[3,5000003] dim=1 exclusive"}) {
@@ -623,13 +628,13 @@ TEST(Planner, LogSumExpTakesLongTiles) {
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
     EXPECT_EQ(p.threads, strided ? 128 : 256) << text;
     EXPECT_EQ(p.items, 16) << text;
-    EXPECT_EQ(p.minBlocksPerSm, 2) << text;
+    EXPECT_EQ(p.minBlocksPerSm, strided ? 3 : 2) << text;
     EXPECT_EQ(p.lookbackPerLane, 2) << text;
     EXPECT_GE(p.stages, 2) << text;
   }
-  // 2-byte inputs keep their row tiles: 16 items, in blocks of 384.
-  EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").threads, 384);
-  EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").items, 16);
+  // 2-byte inputs take the look-back's wide tiles: 24 items in blocks of 256.
+  EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").threads, 256);
+  EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").items, 24);
   // Rows of f64 streamed through stages: blocks of 256.
   KernelPlan rows = plan("logsumexp f64[1000,100003] dim=1");
   EXPECT_EQ(rows.family, KernelFamily::Row);
