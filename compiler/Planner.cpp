@@ -223,13 +223,9 @@ bool wideLogSumExp(const ScanSpec &spec) {
 bool logSumExpTile(const ScanSpec &spec) { return spec.op == ScanOp::LogSumExp && dtypeSize(spec.in) >= 4; }
 
 // A look-back tile's items and block: small register tiles in blocks of
-// 512; larger tiles in smaller blocks, two an SM within their registers.
-// Contiguous rows but the lean plan's (aligned rows of 32-byte tiles of
-// 4-byte accumulators) take wide tiles (LookbackPolicy::kWideTileAccBytes).
-// Lines at a stride keep the row family's items (their spans' stages and
-// their lanes size themselves from them).
-void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool contiguousRows, bool edges, int &threads,
-                   int &items) {
+// 512 (384 in edges plans); larger tiles in smaller blocks, two an SM
+// within their registers (LookbackPolicy).
+void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
   if (logSumExpTile(spec)) {
     items = pick(tuning.items, policy::LookbackPolicy::kLogSumExpItems);
     threads = pick(tuning.threads, policy::LookbackPolicy::kLogSumExpThreads);
@@ -238,18 +234,31 @@ void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool contiguo
   items = pick(tuning.items,
                std::min(rowItems(spec) * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
   const bool smallTile = smallRegisterTile(spec, items);
-  if (contiguousRows && (edges || !smallTile)) {
-    const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-    const int tileAccBytes =
-        accBytes > 4 ? policy::LookbackPolicy::kWideTileWideAccBytes : policy::LookbackPolicy::kWideTileAccBytes;
-    items = pick(tuning.items, std::min(tileAccBytes / accBytes, policy::LookbackPolicy::kWideTileMaxItems));
-    threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
-    return;
-  }
   threads = pick(tuning.threads, smallTile ? (edges ? policy::LookbackPolicy::kEdgesThreads : policy::LookbackPolicy::kThreads)
                                  : edges || dtypeSize(accumulatorType(spec.op, spec.in)) > 4
                                      ? policy::LookbackPolicy::kLargeTileWideThreads
                                      : policy::LookbackPolicy::kLargeTileThreads);
+}
+
+// Contiguous rows' look-back tiles but the lean plan's (aligned rows of
+// 32-byte tiles of 4-byte accumulators) widen (LookbackPolicy::
+// kWideTileAccBytes) where the scan holds kWideTileMinTiles of the wide
+// tiles. Lines at a stride keep lookbackBlock's items: their spans' stages
+// and their lanes size themselves from them.
+void widenLookbackTile(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int64_t rows, int64_t length,
+                       int &threads, int &items) {
+  if (logSumExpTile(spec) || (!edges && smallRegisterTile(spec, items)))
+    return;
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const int tileAccBytes =
+      accBytes > 4 ? policy::LookbackPolicy::kWideTileWideAccBytes : policy::LookbackPolicy::kWideTileAccBytes;
+  const int wideItems = pick(tuning.items, std::min(tileAccBytes / accBytes, policy::LookbackPolicy::kWideTileMaxItems));
+  const int wideThreads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
+  if (classCount(tuning, rows) * ceilDiv(length, int64_t(wideThreads) * wideItems) <
+      policy::LookbackPolicy::kWideTileMinTiles) // (a batch's class shares its kernel)
+    return;
+  threads = wideThreads;
+  items = wideItems;
 }
 
 // Few lines long enough for the look-back (judged on the policy's widest
@@ -394,9 +403,10 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     return;
   }
   int lookbackThreads, lookbackItems;
-  lookbackBlock(spec, tuning, /*contiguousRows=*/true, !rowsOnTheGrid(spec, tuning, plan), lookbackThreads,
-                lookbackItems);
+  const bool edges = !rowsOnTheGrid(spec, tuning, plan);
+  lookbackBlock(spec, tuning, edges, lookbackThreads, lookbackItems);
   if (lookbackFits(tuning, rows, L, lookbackItems)) {
+    widenLookbackTile(spec, tuning, edges, rows, L, lookbackThreads, lookbackItems);
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;
   }
@@ -676,7 +686,7 @@ int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
 // read the same sectors (through L2).
 bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   int threads, items;
-  lookbackBlock(spec, tuning, /*contiguousRows=*/false, /*edges=*/false, threads, items);
+  lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
   int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
                   : logSumExpTile(spec)     ? items

@@ -83,6 +83,14 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").items, 24);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").minBlocksPerSm, 2);
   EXPECT_EQ(plan("max u8[16777217] dim=0").items, 24); // (at most 24 items)
+  // Scans of fewer than 128 wide tiles keep the smaller tiles, and the
+  // look-back is judged on those: an odd 30001 floats take 10 tiles of 384 x 8.
+  for (const char *text : {"sum f32[30001] dim=0", "sum f32[8,20001] dim=1", "sum f16[8,40000] dim=1"}) {
+    KernelPlan small = plan(text);
+    EXPECT_EQ(small.family, KernelFamily::RowLookback) << text;
+    EXPECT_EQ(small.threads, 384) << text;
+  }
+  EXPECT_EQ(plan("sum f32[30001] dim=0").grid, 10);
   // Evict-first only above the L2's size.
   EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
   EXPECT_FALSE(plan("sum f32[4194304] dim=0").evictFirst);
@@ -91,14 +99,21 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * tiles * 8); // two flagged 8-byte words per tile
   KernelPlan odd = plan("sum f32[100003] dim=0");
   EXPECT_EQ(odd.family, KernelFamily::RowLookback);
-  // Rows of 100003 floats are off the 16-byte grid: an edges plan of wide
-  // tiles (24 items in blocks of 256), with a spare tile a row (its start
-  // may lie anywhere in a word): ceil((100003 + 3) / 6144) = 17.
+  // Rows of 100003 floats are off the 16-byte grid: an edges plan, in
+  // blocks of 384 threads (too few for wide tiles), with a spare tile a row
+  // (its start may lie anywhere in a word): ceil((100003 + 3) / 3072) = 33.
   EXPECT_TRUE(odd.edges);
-  EXPECT_EQ(odd.stages, 3);
-  EXPECT_EQ(odd.threads, 256);
-  EXPECT_EQ(odd.items, 24);
-  EXPECT_EQ(odd.grid, 17);
+  EXPECT_EQ(odd.stages, 4);
+  EXPECT_EQ(odd.threads, 384);
+  EXPECT_EQ(odd.grid, 33);
+  // 1048573 floats hold 171 wide tiles (24 items in blocks of 256):
+  // ceil((1048573 + 3) / 6144) = 171.
+  KernelPlan wideOdd = plan("sum f32[1048573] dim=0");
+  EXPECT_TRUE(wideOdd.edges);
+  EXPECT_EQ(wideOdd.stages, 3);
+  EXPECT_EQ(wideOdd.threads, 256);
+  EXPECT_EQ(wideOdd.items, 24);
+  EXPECT_EQ(wideOdd.grid, 171);
   EXPECT_FALSE(p.edges);
   EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 489 * 16); // tiles of 256 x 8
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").family, KernelFamily::Row);   // enough rows
