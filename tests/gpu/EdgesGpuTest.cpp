@@ -67,6 +67,29 @@ TEST(Edges, LookbackOddLengthsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 5, 0), offsets(3, 0, 1)});
 }
 
+// Wide look-back tiles (LookbackPolicy::kWideTileAccBytes): 24 items a
+// thread in blocks of 256 (8 of 8-byte accumulators), for edges plans and
+// tiles of narrow types, where the scan holds 128 of them or more.
+TEST(Edges, WideLookbackTiles) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::pair<std::string, int>> wide = {
+      {"sum f16[1048576] dim=0", 24},                         {"sum bf16[1000003] dim=0 mask reverse exclusive", 24},
+      {"sum f32[1048573] dim=0 mask exclusive", 24},          {"max u8[3,1000001] dim=1 reverse", 24},
+      {"min bf16[2,700001] dim=1 mask", 24},                  {"logsumexp bf16[3,500003] dim=1 reverse", 24},
+      {"sum f64[300007] dim=0 reverse exclusive", 8},         {"prod i16[2,300001] dim=1 mask", 8},
+  };
+  std::vector<std::string> specs;
+  for (const auto &[spec, items] : wide) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
+    EXPECT_EQ(plan.threads, 256) << spec;
+    EXPECT_EQ(plan.items, items) << spec;
+    specs.push_back(spec);
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 TEST(Edges, SegmentedOddRowsAndOffsets) {
   SCANJIT_REQUIRE_GPU();
   // The direct segmented kernel tiles each chunk on its 16-byte grid; the
