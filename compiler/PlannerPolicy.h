@@ -119,12 +119,13 @@ struct LookbackPolicy {
   // timed as well (edges f64[4194305] one element in 1.98 -> 1.65).
   static constexpr int kWideTileAccBytes = 96;
   static constexpr int kWideTileWideAccBytes = 64;
-  // Wide tiles where the scan holds at least this many of them (all were
-  // timed at 1M elements and more, the smallest f32[1048573] one element in:
-  // 171 wide tiles, 1.32 -> 1.16 of copy); smaller scans keep more, smaller
-  // tiles (their blocks fill fewer SMs already).
-  static constexpr long long kWideTileMinTiles = 128;
   static constexpr int kWideTileMaxItems = 24;
+  // Wide tiles only where the scan holds at least this many of them: every
+  // timed case had 1M elements or more (the smallest, f32[1048573] one
+  // element in, 171 wide tiles: 1.32 -> 1.16 of copy). Smaller scans, not
+  // timed with wide tiles, keep the smaller tiles and so more blocks
+  // (f32[8,20001]: 56 blocks, against 32 wide ones).
+  static constexpr long long kWideTileMinTiles = 128;
   // 8-byte accumulators, edges plans, and packed max/min of 2-byte elements
   // (H100, two runs, ms, 384 -> 256: min bf16[4194304,4] dim=0 reverse
   // 0.078-0.079 -> 0.073, min f16 0.069-0.070 -> 0.066-0.068, max f16
