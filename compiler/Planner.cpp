@@ -392,8 +392,11 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     // stages, in the row family's smaller blocks (the chunk keeps its bytes).
     plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
     plan.edges = !rowsOnTheGrid(spec, tuning, plan);
-    plan.stages = tuning.stages > 0 || policy::SegmentedPolicy::kStagedByDefault
-                      ? bulkStages(arch, spec, tuning, plan, maxRowStages(spec), policy::StagePolicy::kBudgetBytes)
+    const bool narrow = dtypeSize(spec.in) == policy::SegmentedPolicy::kStagedInBytes && spec.op != ScanOp::LogSumExp;
+    plan.stages = tuning.stages > 0 || narrow
+                      ? bulkStages(arch, spec, tuning, plan,
+                                   narrow ? policy::SegmentedPolicy::kNarrowStages : maxRowStages(spec),
+                                   policy::StagePolicy::kBudgetBytes)
                       : 0;
     if (plan.stages == 0)
       plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
@@ -601,7 +604,9 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
       threads = wideThreads;
     }
   }
-  if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec))
+  const bool pieceGroups =
+      !plan.edges || spec.mask || dtypeSize(spec.in) <= policy::ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes;
+  if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec) && pieceGroups)
     fitColumnStages(arch, spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups, threads,
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);
 }

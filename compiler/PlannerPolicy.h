@@ -66,7 +66,17 @@ struct LookbackPolicy {
   static constexpr bool kEvictFirst = true;
   static constexpr int kPerLane = 4;          // tiles a reading lane holds
   static constexpr int kMinBlocksPerSm = 2;   // 32-byte register tiles: registers capped at 64 for 512 threads
-  static constexpr int kMaxBlocks = 1024;      // blocks loop over tiles by ticket (pipelined plans)
+  // Pipelined plans' blocks loop over tiles by ticket, so a grid larger
+  // than the blocks an SM keeps (2-3 of these plans') adds only blocks that
+  // start late to find the tickets taken, and scans of a few thousand tiles
+  // get a tile a block with nothing in their stages behind it. Four an SM
+  // of an H100/H200 (132 SMs), not 1024 blocks (H100, ms, 1024 -> 528:
+  // f32[4194304] 0.022 -> 0.020, f32[8,524288] 0.022 -> 0.018, f16[8388608]
+  // 0.025 -> 0.022, f32[3,5000003] 0.058 -> 0.055, max f32[4194304] 0.026
+  // -> 0.023, f32[67108864] 0.198 -> 0.195, [64,4194304] 0.742 -> 0.742;
+  // 264 was faster still below 16M elements but lost 2% on f32[8,16777216]
+  // and [64,4194304]; BENCHMARKS.md).
+  static constexpr int kMaxBlocks = 528;
   // Sums and products of 32-byte register tiles of 4-byte accumulators (f32)
   // fit in 40 registers: three blocks an SM, each with three stages, and the
   // same 512-tile window read by every warp, a tile a lane. The block's
@@ -176,11 +186,21 @@ struct SegmentedPolicy {
   static constexpr int kMinRowsPerTile = 2;   // below this, a plain row scan is as good
   static constexpr int kTilesPerChunk = 8;    // work per block, in tiles
   static constexpr int kMinBlocks = 264;      // small problems: smaller chunks, so every SM has work
-  // Stages only when tuned (stages=N): they took 1M x 32 from 1.20 to 1.14 of
-  // copy on H200, but the staged kernel compiles ~50 ms slower, which put
-  // the cold-compile median (host bench, half its specs segmented) at 168 ms
-  // against the 150 ms target (BENCHMARKS.md).
-  static constexpr bool kStagedByDefault = false;
+  // Rows of 2-byte elements stream through kNarrowStages bulk-copy stages:
+  // loaded from registers an element at a time where their rows leave the
+  // 16-byte grid, they ran at 1.5-2.1 of copy (H100, ratio to copy,
+  // registers / 3 / 4 stages: bf16[261871,326] 1.75 / 1.36 / 1.34, masked
+  // one element in 1.97 / 1.42 / 1.42, bf16[65536,1000] 1.84 / 1.28 / 1.28,
+  // f16[100000,333] reverse 1.54 / 1.25 / 1.24; then 4 stages as the policy:
+  // max bf16 2.07 -> 1.81, f16[16384,1024] 1.55 -> 1.08, bf16[1048576,24]
+  // 1.79 -> 1.36). Other widths stay in registers: staged they ran the same
+  // or slower (f32[77777,333] 1.14 / 1.16 / 1.14, masked 1.13 / 1.20 / 1.18,
+  // i32 -> i64 1.09 / 1.13 / 1.13, f64 1.16 / 1.11 / 1.11; u8 -> i64
+  // [65536,512] 0.120 -> 0.124 ms), and the staged kernel compiles ~50 ms
+  // slower (issue 18). Log-sum-exp, bound by its exp and log, lost too (f32
+  // 0.177 ms / 0.194 / 0.190; BENCHMARKS.md).
+  static constexpr int kStagedInBytes = 2;
+  static constexpr int kNarrowStages = 4;
   // Rows that tile a warp's run (32 x items, items dividing the row) are
   // scanned by each warp alone: no block scan, no barrier.
   static constexpr bool kWarpRows = true;
@@ -318,6 +338,15 @@ struct ColumnPolicy {
   // -> 1.27; 1 thread was 1.71-1.92). Max, min and log-sum-exp keep 4: a
   // 3-D max exclusive went 1.93 -> 2.46 with 2.
   static constexpr int kPieceGroups = 2;
+  // ... but unmasked edges plans (rows off the 16-byte grid) of 4- and
+  // 8-byte elements keep 4 threads a column and 64-row stages: they read
+  // their stages an element at a time, and more threads hide it (H100, ms,
+  // 2 groups of 48 rows -> 4 of 64: f32[327129,245] dim=0 reverse 0.352 ->
+  // 0.296, f64[16384,1001] 0.133 -> 0.121, i32 -> i64 [8192,4097] 0.183 ->
+  // 0.178, f32[65536,333] 0.095 -> 0.093; prod f32[16384,1001] 0.072 ->
+  // 0.074). Aligned ones lost so (f32[64,4096,256] dim=1 0.199 -> 0.206,
+  // f64[4096,4096] reverse exclusive 0.110 -> 0.115; BENCHMARKS.md).
+  static constexpr int kPieceGroupsMaxUnmaskedEdgesInBytes = 2;
   static constexpr int kPieceMinRegisters = 128; // a thread's share: no pieces for blocks over 512 threads
 };
 

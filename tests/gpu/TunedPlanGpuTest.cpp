@@ -31,8 +31,8 @@ std::vector<std::string> everyOp(std::initializer_list<const char *> types, cons
   return specs;
 }
 
-// Segmented rows through bulk-copy stages (SegmentedPolicy::kStagedByDefault
-// is off): rows of 48 straddle the 1024-element tiles of a chunk. The shapes
+// Segmented rows through bulk-copy stages (tuned: wider than 2-byte
+// elements stay in registers, SegmentedPolicy::kStagedMaxInBytes): rows of 48 straddle the 1024-element tiles of a chunk. The shapes
 // appear nowhere else in the suite, so the process's kernel registry holds
 // no untuned kernel for these specs.
 TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {

@@ -55,7 +55,7 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(p.items, 8);
   EXPECT_EQ(p.stages, 3);   // 16 KB tiles streamed through shared memory
   EXPECT_GE(p.sharedBytes, 3 * 16384);
-  EXPECT_EQ(p.grid, 1024);  // blocks take tiles by ticket
+  EXPECT_EQ(p.grid, 528);   // blocks take tiles by ticket, four an SM of an H100
   // The lean plan: three 512-thread blocks an SM, every warp reading the
   // window, a tile a lane (16 x 32 x 1 = 512 tiles).
   EXPECT_EQ(p.lookbackPerLane, 1);
@@ -191,6 +191,29 @@ TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
   EXPECT_FALSE(plan("sum f32[100,37] dim=1").edges); // unstaged by default
 }
 
+// Rows of 2-byte elements stream through four stages by default
+// (SegmentedPolicy::kStagedInBytes): odd ones as edges plans, aligned ones
+// as bulk copies; rows tiling a warp's run stay warp rows.
+TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
+  for (const char *text : {"sum bf16[261871,326] dim=1 mask", "max f16[100000,333] dim=1 reverse",
+                           "sum f16[16384,1024] dim=1", "sum i16[1000,333] dim=1"}) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
+    EXPECT_EQ(p.stages, 4) << text;
+    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_FALSE(p.warpRows) << text;
+  }
+  EXPECT_TRUE(plan("sum bf16[261871,326] dim=1").edges);
+  EXPECT_FALSE(plan("sum f16[16384,1024] dim=1").edges);
+  EXPECT_TRUE(plan("sum bf16[131072,256] dim=1").warpRows);
+  // Other widths and log-sum-exp keep registers.
+  for (const char *text : {"sum f32[77777,333] dim=1", "sum u8[100000,333] dim=1", "sum f64[65536,300] dim=1",
+                           "logsumexp bf16[100000,333] dim=1"}) {
+    EXPECT_EQ(plan(text).family, KernelFamily::RowSegmented) << text;
+    EXPECT_EQ(plan(text).stages, 0) << text;
+  }
+}
+
 TEST(Planner, RowsThatTileAWarpAreScannedByWarps) {
   // 32 floats: four lanes of 8 items a row, eight rows a warp.
   KernelPlan p = plan("sum f32[1048576,32] dim=1");
@@ -295,6 +318,27 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(plan("sum f32[96,4096,256] dim=1").pieces, 1);
   EXPECT_EQ(planKernel(mustParse("sum f32[16,4096,256] dim=1"), *parsePlanTuning("threads=1024,groups=8")).pieces, 1);
   EXPECT_EQ(plan("sum f32[64,150,256] dim=1").pieces, 1);
+}
+
+// Pieces of unmasked 4- and 8-byte edges plans keep four threads a column
+// and 64-row stages; aligned, masked or 2-byte ones take two and 48
+// (ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes).
+TEST(Planner, PiecesOffTheGridKeepFourThreadsAColumn) {
+  for (const char *text : {"sum f32[327129,245] dim=0 reverse", "sum f64[16384,1001] dim=0",
+                           "sum i32[8192,4097] dim=0"}) {
+    KernelPlan p = plan(text);
+    EXPECT_TRUE(p.edges) << text;
+    EXPECT_GT(p.pieces, 1) << text;
+    EXPECT_EQ(p.groups, 4) << text;
+    EXPECT_EQ(p.threads, 128) << text;
+  }
+  EXPECT_EQ(plan("sum f32[327129,245] dim=0").rowsPerChunk, 64);
+  for (const char *text : {"sum f32[8192,4097] dim=0 mask", "sum i16[8192,4097] dim=0", "sum f32[2048,8192] dim=0"}) {
+    KernelPlan p = plan(text);
+    EXPECT_GT(p.pieces, 1) << text;
+    EXPECT_EQ(p.groups, 2) << text;
+    EXPECT_EQ(p.rowsPerChunk, 48) << text;
+  }
 }
 
 TEST(Planner, ContiguousOuterDimsMergeAndSizeOneDimsDrop) {
