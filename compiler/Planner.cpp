@@ -250,8 +250,9 @@ void widenLookbackTile(const ScanSpec &spec, const PlanTuning &tuning, bool edge
   if (logSumExpTile(spec) || (!edges && smallRegisterTile(spec, items)))
     return;
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  const int tileAccBytes =
-      accBytes > 4 ? policy::LookbackPolicy::kWideTileWideAccBytes : policy::LookbackPolicy::kWideTileAccBytes;
+  const bool maskedIntegerProduct = spec.mask && spec.op == ScanOp::Prod && !isFloating(spec.in);
+  const int tileAccBytes = accBytes > 4 && maskedIntegerProduct ? policy::LookbackPolicy::kWideTileWideAccBytes
+                                                                 : policy::LookbackPolicy::kWideTileAccBytes;
   const int wideItems = pick(tuning.items, std::min(tileAccBytes / accBytes, policy::LookbackPolicy::kWideTileMaxItems));
   const int wideThreads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
   if (classCount(tuning, rows) * ceilDiv(length, int64_t(wideThreads) * wideItems) <

@@ -124,9 +124,14 @@ struct LookbackPolicy {
   // 1.57 -> 1.24, bf16[122514339] 2.14 -> 1.67, masked bf16[73569530] 2.01
   // -> 1.53, aligned f16[67108864] 1.44 -> 1.34, max f16[16777216] 1.92 ->
   // 1.73, logsumexp bf16[3,5000003] 3.09 -> 2.48; BENCHMARKS.md). 8-byte
-  // accumulators take 64 bytes (8 items): their combines hold twice the
-  // registers (12 masked i16 products spilled 24 stores at 128), and 8
-  // timed as well (edges f64[4194305] one element in 1.98 -> 1.65).
+  // accumulators take the same 96 bytes (12 items), but masked integer
+  // products 64 (8 items): their combines hold twice the registers, and
+  // 12 masked i16 products spilled 24 stores at 128 (H100, ms, 8 -> 12
+  // items: i32[16777216] (i64 sums) 0.093 -> 0.082, masked i32[7,6992909]
+  // one element in 0.303 -> 0.247, f64[98360312] three in 0.644 -> 0.571,
+  // f64[8388608] 0.066 -> 0.057, masked reverse exclusive f64[16777216]
+  // 0.121 -> 0.109, masked i16 reverse 0.106 -> 0.079, masked f64 products
+  // 0.123 -> 0.108; BENCHMARKS.md).
   static constexpr int kWideTileAccBytes = 96;
   static constexpr int kWideTileWideAccBytes = 64;
   static constexpr int kWideTileMaxItems = 24;

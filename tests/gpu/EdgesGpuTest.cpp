@@ -68,15 +68,17 @@ TEST(Edges, LookbackOddLengthsAndOffsets) {
 }
 
 // Wide look-back tiles (LookbackPolicy::kWideTileAccBytes): 24 items a
-// thread in blocks of 256 (8 of 8-byte accumulators), for edges plans and
-// tiles of narrow types, where the scan holds 128 of them or more.
+// thread in blocks of 256 (12 of 8-byte accumulators, 8 for masked integer
+// products), for edges plans and tiles of narrow types, where the scan
+// holds 128 of them or more.
 TEST(Edges, WideLookbackTiles) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::pair<std::string, int>> wide = {
       {"sum f16[1048576] dim=0", 24},                         {"sum bf16[1000003] dim=0 mask reverse exclusive", 24},
       {"sum f32[1048573] dim=0 mask exclusive", 24},          {"max u8[3,1000001] dim=1 reverse", 24},
       {"min bf16[2,700001] dim=1 mask", 24},                  {"logsumexp bf16[3,500003] dim=1 reverse", 24},
-      {"sum f64[300007] dim=0 reverse exclusive", 8},         {"prod i16[2,300001] dim=1 mask", 8},
+      {"sum f64[400007] dim=0 reverse exclusive", 12},        {"sum i32[2,300001] dim=1 mask", 12},
+      {"prod f64[400003] dim=0 mask", 12},                    {"prod i16[2,300001] dim=1 mask", 8},
   };
   std::vector<std::string> specs;
   for (const auto &[spec, items] : wide) {

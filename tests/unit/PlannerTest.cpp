@@ -74,11 +74,15 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
     EXPECT_EQ(kept.lookbackWarps, 4) << text;
     EXPECT_EQ(kept.lookbackPerLane, std::string(text).rfind("logsumexp", 0) == 0 ? 2 : 4) << text;
   }
-  // Wide tiles: 96 accumulator bytes a thread (64 for 8-byte accumulators)
-  // in blocks of 256, two an SM: f64 x 8, f16 x 24.
+  // Wide tiles: 96 accumulator bytes a thread (64 for masked integer
+  // products of 8-byte accumulators) in blocks of 256, two an SM: f64 x 12,
+  // f16 x 24, masked i16 products (i64) x 8.
   EXPECT_EQ(plan("sum f64[8,16777216] dim=1").minBlocksPerSm, 2);
   EXPECT_EQ(plan("sum f64[8,16777216] dim=1").threads, 256);
-  EXPECT_EQ(plan("sum f64[8,16777216] dim=1").items, 8);
+  EXPECT_EQ(plan("sum f64[8,16777216] dim=1").items, 12);
+  EXPECT_EQ(plan("sum i32[8,16777216] dim=1 mask").items, 12);
+  EXPECT_EQ(plan("prod i16[16777215] dim=0 mask").items, 8);
+  EXPECT_EQ(plan("prod f64[16777216] dim=0 mask").items, 12);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 256);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").items, 24);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").minBlocksPerSm, 2);
@@ -115,7 +119,7 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(wideOdd.items, 24);
   EXPECT_EQ(wideOdd.grid, 171);
   EXPECT_FALSE(p.edges);
-  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 489 * 16); // tiles of 256 x 8
+  EXPECT_EQ(plan("sum f64[1,1000000] dim=1 reverse").workspaceBytes, 16 + 2 * 326 * 16); // tiles of 256 x 12
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").family, KernelFamily::Row);   // enough rows
   EXPECT_EQ(plan("sum f32[64,3000] dim=1").family, KernelFamily::Row);     // rows too short
   EXPECT_EQ(plan("sum f32[4096,4096] dim=1").workspaceBytes, 0);
