@@ -606,7 +606,7 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     }
   }
   const bool pieceGroups =
-      !plan.edges || spec.mask || dtypeSize(spec.in) <= policy::ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes;
+      !edges || spec.mask || dtypeSize(spec.in) <= policy::ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes;
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec) && pieceGroups)
     fitColumnStages(arch, spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups, threads,
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);

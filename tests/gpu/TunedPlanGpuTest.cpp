@@ -31,10 +31,11 @@ std::vector<std::string> everyOp(std::initializer_list<const char *> types, cons
   return specs;
 }
 
-// Segmented rows through bulk-copy stages (tuned: wider than 2-byte
-// elements stay in registers, SegmentedPolicy::kStagedMaxInBytes): rows of 48 straddle the 1024-element tiles of a chunk. The shapes
-// appear nowhere else in the suite, so the process's kernel registry holds
-// no untuned kernel for these specs.
+// Segmented rows through bulk-copy stages (tuned: only rows of 2-byte
+// elements take them by default, SegmentedPolicy::kStagedInBytes): rows of
+// 48 straddle the 1024-element tiles of a chunk. The shapes appear nowhere
+// else in the suite, so the process's kernel registry holds no untuned
+// kernel for these specs.
 TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {
   SCANJIT_REQUIRE_GPU();
   ScopedEnv tune("SCANJIT_PLAN_TUNE", "stages=8");
