@@ -23,6 +23,7 @@ std::string PlanTuning::toString() const {
   add("blocks", blocks);
   add("occupancy", occupancy);
   add("lookback_warps", lookbackWarps);
+  add("lookback_rows", lookbackRows);
   add("vector", vector);
   add("groups", groups);
   add("pieces", pieces);
@@ -51,7 +52,8 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
     } knobs[] = {{"threads", &t.threads, 1024}, {"items", &t.items, 32}, {"lookback", &t.lookback, 32},
                  {"unroll", &t.unroll, 32}, {"stages", &t.stages, 8},  {"rows", &t.rows, 64},
                  {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8},
-                 {"lookback_warps", &t.lookbackWarps, 32}, {"vector", &t.vector, 8}, {"groups", &t.groups, 8},
+                 {"lookback_warps", &t.lookbackWarps, 32}, {"lookback_rows", &t.lookbackRows, 1 << 20},
+                 {"vector", &t.vector, 8}, {"groups", &t.groups, 8},
                  {"pieces", &t.pieces, 1 << 20}, {"evict_first", &t.evictFirst, 1},
                  {"exact_batch", &t.exactBatch, 1}, {"off_grid", &t.offGrid, 1}};
     bool known = false;
@@ -62,12 +64,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       if (v > k.most || (k.field == &t.threads && v % 32 != 0) || (k.field == &t.vector && (v & (v - 1)) != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy, groups: 1 to 8; lookback_warps: 1 to 32; pieces: 1 to 2^20; vector: 1, 2, 4 or 8; evict_first, exact_batch: 0 or 1)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy, groups: 1 to 8; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector: 1, 2, 4 or 8; evict_first, exact_batch: 0 or 1)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, vector, groups, pieces, evict_first, exact_batch)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, evict_first, exact_batch)");
   }
   return t;
 }

@@ -21,6 +21,7 @@ struct PlanTuning {
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
   int occupancy = 0; // blocks per SM the registers must allow (row_lookback; column with pieces)
   int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
+  int lookbackRows = 0; // most lines the look-back takes, where the policy caps them (then the row family)
   int vector = 0;   // columns per thread, 1/2/4/8 (column pipeline; still within what the strides allow)
   int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
   int pieces = 0;   // blocks along each panel's scan (column pipeline; 1: none; fewer where the scan is short)
@@ -33,7 +34,7 @@ struct PlanTuning {
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !vector && !groups && !pieces && evictFirst < 0 && !exactBatch && !offGrid;
+           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && evictFirst < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

@@ -251,7 +251,9 @@ void widenLookbackTile(const ScanSpec &spec, const PlanTuning &tuning, bool edge
     return;
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const bool maskedIntegerProduct = spec.mask && spec.op == ScanOp::Prod && !isFloating(spec.in);
+  const bool maskedWord = spec.mask && dtypeSize(spec.in) == 4 && accBytes == 4 && spec.op != ScanOp::LogSumExp;
   const int tileAccBytes = accBytes > 4 && maskedIntegerProduct ? policy::LookbackPolicy::kWideTileWideAccBytes
+                           : maskedWord                          ? policy::LookbackPolicy::kWideTileMaskedWordBytes
                                                                  : policy::LookbackPolicy::kWideTileAccBytes;
   const int wideItems = pick(tuning.items, std::min(tileAccBytes / accBytes, policy::LookbackPolicy::kWideTileMaxItems));
   const int wideThreads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
@@ -263,11 +265,23 @@ void widenLookbackTile(const ScanSpec &spec, const PlanTuning &tuning, bool edge
 }
 
 // Few lines long enough for the look-back (judged on the policy's widest
-// tile, whatever block the plan then takes).
-bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int items) {
+// tile, whatever block the plan then takes); `uncapped`: any number of them
+// (LookbackPolicy::kDenseRowsUncapped).
+bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int items, bool uncapped = false) {
   const int64_t tilesPerRow = ceilDiv(length, int64_t(pick(tuning.threads, policy::LookbackPolicy::kThreads)) * items);
-  return rows <= policy::LookbackPolicy::kMaxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
+  const int64_t maxRows = tuning.lookbackRows ? tuning.lookbackRows
+                          : uncapped         ? policy::kMaxGrid
+                                             : policy::LookbackPolicy::kMaxRows;
+  return rows <= maxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
          rows * tilesPerRow <= policy::kMaxGrid;
+}
+
+// Contiguous rows that take the look-back at any row count: 4- and 8-byte
+// elements or 8-byte accumulators, no mask, not log-sum-exp, where both
+// families stage their tiles (as timed: sm_90).
+bool denseRowsUncapped(const ArchPolicy &arch, const ScanSpec &spec) {
+  return policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && !spec.mask && spec.op != ScanOp::LogSumExp &&
+         (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
 }
 
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
@@ -409,7 +423,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   int lookbackThreads, lookbackItems;
   const bool edges = !rowsOnTheGrid(spec, tuning, plan);
   lookbackBlock(spec, tuning, edges, lookbackThreads, lookbackItems);
-  if (lookbackFits(tuning, rows, L, lookbackItems)) {
+  if (lookbackFits(tuning, rows, L, lookbackItems, denseRowsUncapped(arch, spec))) {
     widenLookbackTile(spec, tuning, edges, rows, L, lookbackThreads, lookbackItems);
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;

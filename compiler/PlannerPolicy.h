@@ -52,6 +52,17 @@ struct StagePolicy {
 
 struct LookbackPolicy {
   static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
+  // ... but not contiguous rows of 4- or 8-byte elements, or of 8-byte
+  // accumulators (integer sums), unmasked, but log-sum-exp: those take the
+  // look-back at any row count. The row family's blocks ran a row each in
+  // waves, the last wave part empty, each row starting its stages empty
+  // (H100, x copy, row family -> look-back: f32[1000,100003] 1.21 -> 1.05,
+  // [1024,50257] 1.22 -> 1.06, [32768,32768] 1.04 -> 1.00, f64[4096,32768]
+  // 1.06 -> 1.01, prod f64[700,70001] 1.21 -> 1.05, u8[1500,100000] 1.15 ->
+  // 1.09). Kept at kMaxRows: masks (f32[4096,50257] 1.10 -> 1.55), f16 and
+  // max of i16 (f16[4096,32769] 1.09 -> 1.24, i16 1.13 -> 1.25) and
+  // log-sum-exp (f64[1000,100003] 2.47 -> 2.85; BENCHMARKS.md).
+  static constexpr bool kDenseRowsUncapped = true;
   static constexpr long long kMinTilesPerRow = 4;
   static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items
@@ -134,6 +145,15 @@ struct LookbackPolicy {
   // 0.123 -> 0.108; BENCHMARKS.md).
   static constexpr int kWideTileAccBytes = 96;
   static constexpr int kWideTileWideAccBytes = 64;
+  // Masked scans of 4-byte elements into 4-byte accumulators (but
+  // log-sum-exp, not timed so): 80 bytes (20 items). At 24 their stages
+  // fell to two (H100, x copy, 24 -> 20 items: f32[16777216] mask one
+  // element in 4.67 -> 1.18, f32[64,1000003] mask one in 4.93 -> 1.10,
+  // f32[500,50257] mask 1.52 -> 1.05, max f32[256,131071] mask 1.45 -> 1.10,
+  // prod f32[4194305] mask reverse 1.64 -> 1.17; 16 items 1.14-1.40, 8 items
+  // 1.44-1.68). Narrower masked inputs keep 24 (bf16[53360752] mask three
+  // in: 1.16, 20 items 1.25; BENCHMARKS.md).
+  static constexpr int kWideTileMaskedWordBytes = 80;
   static constexpr int kWideTileMaxItems = 24;
   // Wide tiles only where the scan holds at least this many of them: every
   // timed case had 1M elements or more (the smallest, f32[1048573] one

@@ -75,8 +75,9 @@ TEST(Edges, WideLookbackTiles) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::pair<std::string, int>> wide = {
       {"sum f16[1048576] dim=0", 24},                         {"sum bf16[1000003] dim=0 mask reverse exclusive", 24},
-      {"sum f32[1048573] dim=0 mask exclusive", 24},          {"max u8[3,1000001] dim=1 reverse", 24},
+      {"sum f32[1048573] dim=0 mask exclusive", 20},          {"max u8[3,1000001] dim=1 reverse", 24},
       {"min bf16[2,700001] dim=1 mask", 24},                  {"logsumexp bf16[3,500003] dim=1 reverse", 24},
+      {"max i32[2,700001] dim=1 mask reverse", 20},
       {"sum f64[400007] dim=0 reverse exclusive", 12},        {"sum i32[2,300001] dim=1 mask", 12},
       {"prod f64[400003] dim=0 mask", 12},                    {"prod i16[2,300001] dim=1 mask", 8},
   };
@@ -88,6 +89,20 @@ TEST(Edges, WideLookbackTiles) {
     EXPECT_EQ(plan.threads, 256) << spec;
     EXPECT_EQ(plan.items, items) << spec;
     specs.push_back(spec);
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
+// More than 512 long dense rows take the look-back too (LookbackPolicy::
+// kDenseRowsUncapped): odd lengths, offsets, both directions.
+TEST(Edges, ManyLongRowsByLookback) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {"sum f32[700,20011] dim=1", "sum f64[600,16001] dim=1 reverse exclusive",
+                                          "max i32[800,17003] dim=1", "sum u8[520,40001] dim=1 reverse"};
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
   }
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }

@@ -23,11 +23,11 @@ TEST(Planner, LongContiguousRowsUseTheRowFamily) {
 }
 
 TEST(Planner, ItemsFollowTheInputWidth) {
-  EXPECT_EQ(plan("sum f64[1024,65536] dim=1").items, 4);
+  EXPECT_EQ(plan("sum f64[16384,2048] dim=1").items, 4);
   EXPECT_EQ(plan("sum f16[1024,65536] dim=1").items, 16);
-  EXPECT_EQ(plan("sum u8[1024,65536] dim=1").items, 8); // capped by its 8-byte i64 accumulator
+  EXPECT_EQ(plan("sum u8[16384,2048] dim=1").items, 8); // capped by its 8-byte i64 accumulator
   EXPECT_EQ(plan("max bool[1024,65536] dim=1").items, 16); // max/min of narrow integers: i32 accumulators
-  EXPECT_EQ(plan("min i64[1024,65536] dim=1").items, 4);
+  EXPECT_EQ(plan("min i64[16384,2048] dim=1").items, 4);
 }
 
 TEST(Planner, MaxAndMinOfNarrowIntegersAccumulateInI32) {
@@ -98,7 +98,7 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   // Evict-first only above the L2's size.
   EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
   EXPECT_FALSE(plan("sum f32[4194304] dim=0").evictFirst);
-  EXPECT_EQ(plan("sum f32[32768,32768] dim=1").minBlocksPerSm, 1);
+  EXPECT_EQ(plan("sum f32[32768,32768] dim=1 mask").minBlocksPerSm, 1); // (the row family's)
   const int64_t tiles = 8 * 16777216 / 4096;
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * tiles * 8); // two flagged 8-byte words per tile
   KernelPlan odd = plan("sum f32[100003] dim=0");
@@ -138,6 +138,41 @@ TEST(Planner, RowBlocksStreamSeveralShortRows) {
   EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").rowsPerChunk, 5); // rows off the grid: edges, same policy
 }
 
+// Long dense rows take the look-back at any row count: the row family ran a
+// row a block in waves (LookbackPolicy::kDenseRowsUncapped). Masks, 2-byte
+// floats, max and min of narrow integers and log-sum-exp keep 512 rows.
+TEST(Planner, ManyLongDenseRowsAreChainedByLookback) {
+  for (const char *text : {"sum f32[1000,100003] dim=1", "sum f32[32768,32768] dim=1", "prod f64[700,70001] dim=1",
+                           "sum u8[1500,100000] dim=1", "max f32[2000,60001] dim=1 exclusive"})
+    EXPECT_EQ(plan(text).family, KernelFamily::RowLookback) << text;
+  for (const char *text : {"sum f32[32768,32768] dim=1 mask", "sum f16[4096,32769] dim=1", "max i16[2000,50001] dim=1",
+                           "logsumexp f64[1000,100003] dim=1"})
+    EXPECT_EQ(plan(text).family, KernelFamily::Row) << text;
+  EXPECT_EQ(plan("sum f32[512,100003] dim=1 mask").family, KernelFamily::RowLookback);
+  // Rows of fewer than 4 tiles stay a block each; a tuned cap applies to all.
+  EXPECT_EQ(plan("sum f32[32768,8192] dim=1").family, KernelFamily::Row);
+  EXPECT_EQ(planKernel(mustParse("sum f32[1000,100003] dim=1"), *parsePlanTuning("lookback_rows=512")).family,
+            KernelFamily::Row);
+}
+
+// Masked wide tiles of 4-byte elements into 4-byte accumulators hold 20
+// items, not 24 (LookbackPolicy::kWideTileMaskedWordBytes); narrower masked
+// inputs keep 24, 8-byte accumulators 12.
+TEST(Planner, MaskedWideTilesOfWordsHoldTwentyItems) {
+  const PlanTuning offGrid = *parsePlanTuning("off_grid=1");
+  for (const char *text : {"sum f32[16777216] dim=0 mask", "max f32[256,131071] dim=1 mask", "max i32[8,4000037] dim=1 mask"}) {
+    KernelPlan p = planKernel(mustParse(text), offGrid);
+    EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
+    EXPECT_EQ(p.threads, 256) << text;
+    EXPECT_EQ(p.items, 20) << text;
+    EXPECT_EQ(p.stages, 3) << text;
+  }
+  EXPECT_EQ(planKernel(mustParse("sum f32[16777216] dim=0"), offGrid).items, 24);
+  EXPECT_EQ(planKernel(mustParse("sum bf16[3,6520244] dim=1 mask"), offGrid).items, 24);
+  EXPECT_EQ(planKernel(mustParse("sum i32[16777216] dim=0 mask"), offGrid).items, 12);
+  EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").items, 24);
+}
+
 TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
   // 1100 floats: 1024 + 76 in 128 threads x 8, one tile of 1280 in 160.
   KernelPlan p = plan("sum f32[1000000,1100] dim=1");
@@ -147,7 +182,7 @@ TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
   EXPECT_EQ(plan("logsumexp f32[100000,1100] dim=1").threads, 96);    // one tile of 96 x 16
   EXPECT_EQ(plan("sum f32[524288,2048] dim=1").threads, 128);         // whole tiles already
   EXPECT_EQ(plan("sum f32[350000,3000] dim=1").threads, 128);         // 72 empty slots is the least
-  EXPECT_EQ(plan("sum f32[32768,32768] dim=1").threads, 128);         // longer rows keep the policy
+  EXPECT_EQ(plan("sum f32[32768,8192] dim=1").threads, 128);          // longer rows keep the policy
   EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").threads, 160); // rows off the grid fit alike
 }
 
@@ -449,7 +484,7 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   // block-per-row scans do not.
   EXPECT_TRUE(plan("sum f32[8,16777216] dim=1").evictFirst);
   EXPECT_FALSE(planKernel(mustParse("sum f32[8,16777216] dim=1"), *parsePlanTuning("evict_first=0")).evictFirst);
-  EXPECT_FALSE(plan("sum f32[32768,32768] dim=1").evictFirst);
+  EXPECT_FALSE(plan("sum f32[32768,8192] dim=1").evictFirst);
   // Columns per thread for the column pipeline, within what the strides allow.
   KernelPlan wideColumns = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("vector=4,threads=256,groups=8"));
   EXPECT_EQ(wideColumns.vector, 4);
@@ -494,7 +529,7 @@ TEST(Planner, RowTilesStreamThroughSharedMemoryWhenAligned) {
   EXPECT_EQ(seed.stages, 8); // 4 KB input + 1 KB mask per stage, within 50 KB
   EXPECT_GE(seed.sharedBytes, 8 * (4096 + 1024));
   EXPECT_EQ(plan("sum f16[8192,32768] dim=1 mask").stages, 8);
-  EXPECT_EQ(plan("sum i32[8192,32768] dim=1").stages, 6); // stages hold the 8-byte outputs too
+  EXPECT_EQ(plan("sum i32[32768,8192] dim=1").stages, 6); // stages hold the 8-byte outputs too
   // Rows not a multiple of 16 bytes (or mask rows of 3000 bytes) stage as
   // edges plans; their masks take a word more a stage.
   EXPECT_EQ(plan("sum f32[64,3001] dim=1").stages, 8);
