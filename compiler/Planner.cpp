@@ -265,23 +265,25 @@ void widenLookbackTile(const ScanSpec &spec, const PlanTuning &tuning, bool edge
 }
 
 // Few lines long enough for the look-back (judged on the policy's widest
-// tile, whatever block the plan then takes); `uncapped`: any number of them
-// (LookbackPolicy::kDenseRowsUncapped).
-bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int items, bool uncapped = false) {
+// tile, whatever block the plan then takes), at most `maxRows` of them
+// (tuned: lookback_rows).
+bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int items,
+                  int64_t maxRows = policy::LookbackPolicy::kMaxRows) {
   const int64_t tilesPerRow = ceilDiv(length, int64_t(pick(tuning.threads, policy::LookbackPolicy::kThreads)) * items);
-  const int64_t maxRows = tuning.lookbackRows ? tuning.lookbackRows
-                          : uncapped         ? policy::kMaxGrid
-                                             : policy::LookbackPolicy::kMaxRows;
-  return rows <= maxRows && tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow &&
-         rows * tilesPerRow <= policy::kMaxGrid;
+  return rows <= (tuning.lookbackRows ? tuning.lookbackRows : maxRows) &&
+         tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow && rows * tilesPerRow <= policy::kMaxGrid;
 }
 
-// Contiguous rows that take the look-back at any row count: 4- and 8-byte
-// elements or 8-byte accumulators, no mask, not log-sum-exp, where both
-// families stage their tiles (as timed: sm_90).
-bool denseRowsUncapped(const ArchPolicy &arch, const ScanSpec &spec) {
-  return policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && !spec.mask && spec.op != ScanOp::LogSumExp &&
-         (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
+// The most contiguous rows the look-back takes: any number of rows of 4-
+// and 8-byte elements or 8-byte accumulators, but log-sum-exp (masked:
+// kMaskedDenseMaxRows), where both families stage their tiles (as timed:
+// sm_90); kMaxRows of others (LookbackPolicy::kDenseRowsUncapped).
+int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
+  const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
+                     (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
+  return !dense ? policy::LookbackPolicy::kMaxRows
+         : spec.mask ? policy::LookbackPolicy::kMaskedDenseMaxRows
+                     : policy::kMaxGrid;
 }
 
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
@@ -423,7 +425,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   int lookbackThreads, lookbackItems;
   const bool edges = !rowsOnTheGrid(spec, tuning, plan);
   lookbackBlock(spec, tuning, edges, lookbackThreads, lookbackItems);
-  if (lookbackFits(tuning, rows, L, lookbackItems, denseRowsUncapped(arch, spec))) {
+  if (lookbackFits(tuning, rows, L, lookbackItems, lookbackMaxRows(arch, spec))) {
     widenLookbackTile(spec, tuning, edges, rows, L, lookbackThreads, lookbackItems);
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
     return;

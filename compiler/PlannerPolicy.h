@@ -53,16 +53,21 @@ struct StagePolicy {
 struct LookbackPolicy {
   static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
   // ... but not contiguous rows of 4- or 8-byte elements, or of 8-byte
-  // accumulators (integer sums), unmasked, but log-sum-exp: those take the
-  // look-back at any row count. The row family's blocks ran a row each in
-  // waves, the last wave part empty, each row starting its stages empty
-  // (H100, x copy, row family -> look-back: f32[1000,100003] 1.21 -> 1.05,
-  // [1024,50257] 1.22 -> 1.06, [32768,32768] 1.04 -> 1.00, f64[4096,32768]
-  // 1.06 -> 1.01, prod f64[700,70001] 1.21 -> 1.05, u8[1500,100000] 1.15 ->
-  // 1.09). Kept at kMaxRows: masks (f32[4096,50257] 1.10 -> 1.55), f16 and
-  // max of i16 (f16[4096,32769] 1.09 -> 1.24, i16 1.13 -> 1.25) and
-  // log-sum-exp (f64[1000,100003] 2.47 -> 2.85; BENCHMARKS.md).
+  // accumulators (integer sums), but log-sum-exp: those take the look-back
+  // at any row count. The row family's blocks ran a row each in waves, the
+  // last wave part empty, each row starting its stages empty (H100, x copy,
+  // row family -> look-back: f32[1000,100003] 1.20 -> 1.04, [1024,50257]
+  // 1.22 -> 1.06, [32768,32768] 1.04 -> 1.00, f64[8192,32768] 1.06 -> 1.00,
+  // prod f64[700,70001] 1.22 -> 1.05, u8[1500,100000] 1.15 -> 1.09). Kept
+  // at kMaxRows: f16 and max of i16 (f16[4096,32769] 1.09 -> 1.24, i16
+  // 1.13 -> 1.25) and log-sum-exp (f64[1000,100003] 2.47 -> 2.85).
   static constexpr bool kDenseRowsUncapped = true;
+  // Masked, up to 8192 rows: beyond (31 waves of 264 blocks) the row
+  // family's last wave costs under 3%, and the masked seed
+  // f32[32768,32768] ran 0.2-0.8% faster by rows (f32[700,65536] mask one
+  // element in 1.34 -> 1.09, f64[1397,80078] mask 1.17 -> 1.06,
+  // f32[1000,100003] mask exclusive three in 1.25 -> 1.13; BENCHMARKS.md).
+  static constexpr long long kMaskedDenseMaxRows = 8192;
   static constexpr long long kMinTilesPerRow = 4;
   static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items

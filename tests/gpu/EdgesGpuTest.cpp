@@ -94,11 +94,13 @@ TEST(Edges, WideLookbackTiles) {
 }
 
 // More than 512 long dense rows take the look-back too (LookbackPolicy::
-// kDenseRowsUncapped): odd lengths, offsets, both directions.
+// kDenseRowsUncapped; masked up to 8192): odd lengths, offsets, both
+// directions.
 TEST(Edges, ManyLongRowsByLookback) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {"sum f32[700,20011] dim=1", "sum f64[600,16001] dim=1 reverse exclusive",
-                                          "max i32[800,17003] dim=1", "sum u8[520,40001] dim=1 reverse"};
+                                          "max i32[800,17003] dim=1", "sum u8[520,40001] dim=1 reverse",
+                                          "sum f32[600,21001] dim=1 mask exclusive", "min f64[530,9001] dim=1 mask reverse"};
   for (const std::string &spec : specs) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(spec, plan));

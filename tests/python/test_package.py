@@ -83,7 +83,7 @@ def test_outputs_are_allocated_only_by_known_frameworks(fake):
 
 def test_inspect_plan_source_ptx_resources():
     plan = scanjit.inspect("sum f32[32768,32768] dim=1")
-    assert plan.startswith("family=row ") and "policy=sm_90" in plan
+    assert plan.startswith("family=row_lookback ") and "policy=sm_90" in plan
     assert "policy=sm_80/86/89" in scanjit.inspect("sum f32[32768,32768] dim=1", arch="sm_80")
     assert "scanjit_row_sum_f32_f32" in scanjit.inspect("sum f32[64,3001] dim=1", "source")
     assert ".entry scanjit_row_sum_f32_f32" in scanjit.inspect("sum f32[64,3001] dim=1", "ptx")
