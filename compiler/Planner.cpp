@@ -488,7 +488,8 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
 
 // Pieces along each panel's scan of `chunks` stages' worth of rows: with
 // few panels, pieces as long as the stages (each loaded once), so that
-// many more blocks share the work; tuned, any count. The kernel cuts
+// many more blocks share the work, up to kMaxPieces (longer ones stream
+// twice); tuned, any count. The kernel cuts
 // ceil(chunks / pieces) chunks a piece, so the count is adjusted until none
 // is empty.
 int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t chunks, int stages) {
@@ -499,7 +500,7 @@ int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t 
   if (tuning.pieces)
     pieces = std::min<int64_t>(tuning.pieces, chunks);
   else if (panels < policy::ColumnPolicy::kPieceMinPanels && roomy)
-    pieces = ceilDiv(chunks, stages);
+    pieces = std::min<int64_t>(ceilDiv(chunks, stages), policy::ColumnPolicy::kMaxPieces);
   return int(ceilDiv(chunks, ceilDiv(chunks, pieces)));
 }
 

@@ -354,6 +354,16 @@ struct ColumnPolicy {
   // 256 1.25 -> 1.22; but 384 1.14 -> 1.21 and the dim=0 seed's 512 1.10 ->
   // 1.16 (BENCHMARKS.md).
   static constexpr long long kPieceMinPanels = 264;
+  // ... but at most this many pieces a panel: a piece's prefix waits on the
+  // inclusive prefix 8 pieces back (kColumnPieceWindow), so the chain has
+  // pieces / 8 links, each a round trip through L2. Tall narrow panels had
+  // tens of thousands (H100, x copy, pieces as long as the stages -> 2112:
+  // f32[4194304,20] dim=0 12.17 -> 3.41, max bf16[2000000,50] 7.74 -> 3.03,
+  // f32[2851285,46] mask three elements in 6.91 -> 3.16, unmasked 4.07 ->
+  // 1.80, f32[1048576,64] 3.41 -> 1.74, f64[1000000,40] mask 2.97 -> 2.46;
+  // 1056 pieces within 5% of 2112; BENCHMARKS.md). Longer pieces than the
+  // stages stream their rows twice (column_pipeline.cuh).
+  static constexpr long long kMaxPieces = 2048;
   // Pieces of sums and products take stages of at most 48 rows, up to 5
   // blocks an SM: shorter blocks, more of them (H200, same run: 3-D 1.17 ->
   // 1.12 of copy, f32[48,4096,256] 1.17 -> 1.12, f16 3-D 2.35 -> 1.98, i32

@@ -138,6 +138,22 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 0), offsets(3, 1, 2)});
 }
 
+// Tall panels of a few columns: at most 2048 pieces a panel (ColumnPolicy::
+// kMaxPieces), each longer than the stages, so it streams its rows twice.
+TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {"sum f32[400003,20] dim=0 mask reverse", "max bf16[700001,20] dim=0 exclusive",
+                                          "sum f64[300007,24] dim=0"};
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_LE(plan.pieces, 2048) << spec;
+    EXPECT_GT(plan.geometry.scan.size, int64_t(plan.pieces) * plan.stages * plan.rowsPerChunk) << spec;
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   SCANJIT_REQUIRE_GPU();
   // Rows of at most 16 bytes: each column a line of the look-back, a block

@@ -177,6 +177,17 @@ TEST(Planner, MaskedWideTilesOfWordsHoldTwentyItems) {
   EXPECT_EQ(plan("logsumexp f16[8,4194304] dim=1 mask").items, 24);
 }
 
+// Few panels cut their scans into pieces as long as the stages, but at most
+// 2048 a panel: the pieces' chain has a link per 8 (ColumnPolicy::kMaxPieces).
+TEST(Planner, LongColumnScansCapTheirPieces) {
+  KernelPlan tall = plan("sum f32[4194304,20] dim=0");
+  EXPECT_EQ(tall.family, KernelFamily::Column);
+  EXPECT_GT(tall.pieces, 1024);
+  EXPECT_LE(tall.pieces, 2048);
+  EXPECT_EQ(plan("sum f16[96643,315] dim=0").pieces, 672); // as long as the stages, under the cap
+  EXPECT_GT(planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("pieces=4096")).pieces, 2048); // tuned: any count
+}
+
 TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
   // 1100 floats: 1024 + 76 in 128 threads x 8, one tile of 1280 in 160.
   KernelPlan p = plan("sum f32[1000000,1100] dim=1");
