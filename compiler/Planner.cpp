@@ -602,6 +602,15 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     if (dtypeSize(accumulatorType(spec.op, spec.in)) == 4)
       tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kLogSumExpFloatGroups);
   }
+  // At most 32 columns on few panels (a scan cut into pieces), but
+  // log-sum-exp: a column a thread in panels of 32, four groups
+  // (ColumnPolicy::kFewColumns).
+  if (spec.op != ScanOp::LogSumExp && g.inner.size <= policy::ColumnPolicy::kFewColumns &&
+      g.numLines() < policy::ColumnPolicy::kPieceMinPanels) {
+    tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kFewColumnsThreads);
+    tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kFewColumnsGroups);
+    tuning.vector = pick(tuning.vector, 1);
+  }
   // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
   // whole words that hold them, each landing at its own place in its word.
   const bool edges =

@@ -364,6 +364,18 @@ struct ColumnPolicy {
   // 1056 pieces within 5% of 2112; BENCHMARKS.md). Longer pieces than the
   // stages stream their rows twice (column_pipeline.cuh).
   static constexpr long long kMaxPieces = 2048;
+  // Panels of at most kFewColumns columns on fewer than kPieceMinPanels
+  // panels: a column a thread, 128 threads in 4 groups, a panel of 32. The
+  // policy's panels of 64 or more columns left most threads holding nothing
+  // (H100, x copy, policy -> this: f32[4194304,20] dim=0 3.45 -> 2.26,
+  // f32[2000000,24] mask 6.12 -> 2.54, bf16[4000000,24] 10.85 -> 3.42, prod
+  // f64[2000000,17] mask 6.34 -> 2.68, i32[3000000,28] 2.17 -> 1.63, max
+  // f16[4000000,20] exclusive 6.58 -> 4.58; log-sum-exp lost, 8.57 -> 9.52,
+  // and keeps its own; f64 panels of up to 16 columns, not timed, take it
+  // too; BENCHMARKS.md).
+  static constexpr long long kFewColumns = 32;
+  static constexpr int kFewColumnsThreads = 128;
+  static constexpr int kFewColumnsGroups = 4;
   // Pieces of sums and products take stages of at most 48 rows, up to 5
   // blocks an SM: shorter blocks, more of them (H200, same run: 3-D 1.17 ->
   // 1.12 of copy, f32[48,4096,256] 1.17 -> 1.12, f16 3-D 2.35 -> 1.98, i32

@@ -139,11 +139,13 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
 }
 
 // Tall panels of a few columns: at most 2048 pieces a panel (ColumnPolicy::
-// kMaxPieces), each longer than the stages, so it streams its rows twice.
+// kMaxPieces), each longer than the stages, so it streams its rows twice;
+// at most 32 columns take a column a thread in panels of 32 (kFewColumns).
 TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {"sum f32[400003,20] dim=0 mask reverse", "max bf16[700001,20] dim=0 exclusive",
-                                          "sum f64[300007,24] dim=0"};
+                                          "sum f64[600007,24] dim=0", "sum f64[1200003,12] dim=0 mask",
+                                          "min i32[1300001,32] dim=0 reverse", "sum f32[800001,40] dim=0 exclusive"};
   for (const std::string &spec : specs) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(spec, plan));

@@ -188,6 +188,21 @@ TEST(Planner, LongColumnScansCapTheirPieces) {
   EXPECT_GT(planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("pieces=4096")).pieces, 2048); // tuned: any count
 }
 
+// At most 32 columns on few panels: a column a thread, panels of 32 in 4
+// groups (ColumnPolicy::kFewColumns); log-sum-exp and wider panels keep theirs.
+TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
+  for (const char *text : {"sum f32[4194304,20] dim=0", "sum bf16[4000000,24] dim=0 mask", "prod f64[2000000,17] dim=0"}) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::Column) << text;
+    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_EQ(p.groups, 4) << text;
+    EXPECT_EQ(p.vector, 1) << text;
+  }
+  EXPECT_EQ(plan("sum f32[2000000,33] dim=0").vector, 2);
+  EXPECT_EQ(plan("logsumexp f32[1000000,20] dim=0").groups, 2);
+  EXPECT_EQ(plan("sum f32[300,1000,20] dim=1").vector, 2); // 300 panels: no pieces
+}
+
 TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
   // 1100 floats: 1024 + 76 in 128 threads x 8, one tile of 1280 in 160.
   KernelPlan p = plan("sum f32[1000000,1100] dim=1");
