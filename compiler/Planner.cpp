@@ -274,10 +274,11 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
          tilesPerRow >= policy::LookbackPolicy::kMinTilesPerRow && rows * tilesPerRow <= policy::kMaxGrid;
 }
 
-// The most contiguous rows the look-back takes: any number of rows of 4-
-// and 8-byte elements or 8-byte accumulators, but log-sum-exp (masked:
-// kMaskedDenseMaxRows), where both families stage their tiles (as timed:
-// sm_90); kMaxRows of others (LookbackPolicy::kDenseRowsUncapped).
+// The most contiguous rows the look-back takes (LookbackPolicy::
+// kDenseRowsUncapped): where both families stage their tiles (as timed:
+// sm_90), rows of 4- or 8-byte elements or of 8-byte accumulators, but
+// log-sum-exp, any number of them unmasked and kMaskedDenseMaxRows masked;
+// kMaxRows of any other rows.
 int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
   const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
                      (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
