@@ -41,6 +41,7 @@ struct Plan {
   static constexpr int kStages = {{stages}};
   static constexpr int kGroups = {{groups}};
   static constexpr int kPieces = {{pieces}};
+  static constexpr bool kWholeRows = {{whole_rows}};
   static constexpr bool kEvictFirst = {{evict_first}};
   static constexpr bool kWarpRows = {{warp_rows}};
   static constexpr bool kEdges = {{edges}};
@@ -131,8 +132,10 @@ std::string dimListArgs(const KernelPlan &plan) {
 
 // The workspace the family's kernel uses for a batch of 1, as the kernel
 // computes it.
-std::string workspaceUsed(KernelFamily f) {
-  switch (f) {
+std::string workspaceUsed(const KernelPlan &plan) {
+  if (plan.family == KernelFamily::Column && plan.wholeRows)
+    return "scanjit::column_tiles_workspace_bytes<Problem, Plan>(Problem::Lines::count(1))";
+  switch (plan.family) {
   case KernelFamily::RowLookback:
     return "scanjit::lookback_workspace_bytes(scanjit::lookback_tiles<Problem, Plan>(Problem::Lines::count(1)), "
            "sizeof(Problem::Acc))";
@@ -183,9 +186,10 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"indices_param", spec.indices ? ", long long *__restrict__ indices" : ""},
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
       {"lookback_warps", std::to_string(plan.lookbackWarps)},
-      {"workspace_used", workspaceUsed(plan.family)},
+      {"workspace_used", workspaceUsed(plan)},
       {"workspace_per_batch", std::to_string(workspaceBytesForLines(spec, plan, linesPerBatch(plan)))},
       {"pieces", std::to_string(plan.pieces)},
+      {"whole_rows", boolText(plan.wholeRows)},
       {"stages", std::to_string(plan.stages)},
       {"groups", std::to_string(plan.groups)},
       {"evict_first", boolText(plan.evictFirst)},

@@ -65,6 +65,11 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     if (!forClass)
       os << " workspace=" << p.workspaceBytes;
   }
+  if (family == KernelFamily::Column && p.wholeRows) {
+    os << " whole_rows=1 lookback=" << p.lookbackPerLane;
+    if (!forClass)
+      os << " workspace=" << p.workspaceBytes;
+  }
   if (p.evictFirst)
     os << " evict_first=1";
   if (p.warpRows)

@@ -56,12 +56,13 @@ struct KernelPlan {
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)
   int groups = 1;           // threads sharing each column, each scanning a slice of a stage's rows (column pipeline)
   int pieces = 1;           // blocks along each panel's scan, chained by published totals (column pipeline)
+  bool wholeRows = false;   // column family: tiles of rowsPerChunk whole contiguous rows, chained by look-back (column_tiles.cuh)
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   bool edges = false;       // staged data may lie off the 16-byte grid: tiles on each row's grid, edges copied apart (or dense spans)
   int packedLanes = 0;      // narrow columns scanned as one row of items of this many lanes (packed_lanes.cuh)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
-  int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces)
+  int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces or whole rows)
   bool index64 = false;     // 64-bit index arithmetic needed
   // The outermost line dim's size (geometry.lines[0], the batch) is a launch
   // argument, not compiled in: one kernel serves every spec of the plan's

@@ -25,6 +25,8 @@ struct PlanTuning {
   int vector = 0;   // columns per thread, 1/2/4/8 (column pipeline; still within what the strides allow)
   int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
   int pieces = 0;   // blocks along each panel's scan (column pipeline; 1: none; fewer where the scan is short)
+  int tileRows = 0; // rows per tile (column with whole rows)
+  int wholeRows = -1; // 1/0: tall panels as tiles of whole rows (column_tiles.cuh) or not; -1: the policy's choice
   int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
   int exactBatch = 0; // 1: the batch compiled in and every count-dependent choice exact (a kernel per shape)
   // 1: input and mask pointers off the 16-byte grid, so no plan may count on
@@ -34,7 +36,7 @@ struct PlanTuning {
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && evictFirst < 0 && !exactBatch && !offGrid;
+           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && !tileRows && wholeRows < 0 && evictFirst < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

@@ -639,6 +639,80 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);
 }
 
+// Mirrors ColumnTilesShared in templates/scanjit/column_tiles.cuh: each
+// stage's run of input and mask (32 bytes of room), the ring, three
+// tiles' slice totals and two tiles' prefixes.
+int64_t columnTilesSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
+  auto words = [](int64_t bytes) { return (bytes + 15) / 16 * 16; };
+  const int64_t elems = plan.rowsPerChunk * plan.geometry.inner.size;
+  const int64_t in = words(elems * dtypeSize(spec.in) + 32), mask = spec.mask ? words(elems + 32) : 16;
+  const int64_t acc = dtypeSize(accumulatorType(spec.op, spec.in));
+  return plan.stages * (in + mask + 18) + (3 * plan.groups + 2) * plan.geometry.inner.size * acc + 256;
+}
+
+// Mirrors column_tiles_workspace_bytes(): the look-back's, for every
+// column of every tile.
+int64_t columnTilesWorkspaceBytes(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
+  const int64_t tiles = lines * ceilDiv(plan.geometry.scan.size, plan.rowsPerChunk);
+  return lookbackWorkspaceBytes(tiles * plan.geometry.inner.size, dtypeSize(accumulatorType(spec.op, spec.in)));
+}
+
+// Tall panels of contiguous rows as tiles of whole rows chained by
+// look-back (ColumnPolicy::kTiles*); false, the plan untouched, where the
+// rows are not one contiguous run or the panel is not tall and narrow.
+bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+  using policy::ColumnPolicy;
+  const ScanGeometry &g = plan.geometry;
+  const int64_t C = g.inner.size;
+  const bool dense = g.inner.in == 1 && g.scan.in == C && (!spec.mask || (g.inner.mask == 1 && g.scan.mask == C));
+  const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= ColumnPolicy::kTilesMaxColumns &&
+                    g.numLines() < ColumnPolicy::kPieceMinPanels;
+  if (!arch.bulkCopy || !dense || tuning.wholeRows == 0 || (tuning.wholeRows < 0 && !tall))
+    return false;
+  KernelPlan tiles = plan;
+  tiles.wholeRows = true;
+  tiles.edges = true; // any alignment: a tile's run lands at its place in its first word
+  tiles.threads = pick(tuning.threads, ColumnPolicy::kTilesThreads);
+  if (tiles.threads < C)
+    return false;
+  tiles.groups = std::min<int>(pick(tuning.groups, tiles.threads / int(C)), tiles.threads / int(C));
+  tiles.vector = 1;
+  tiles.unroll = 1;
+  tiles.pieces = 1;
+  const int64_t byBytes = ColumnPolicy::kTileBytes / (C * dtypeSize(spec.in));
+  const int64_t rows = pick(tuning.tileRows, int(std::max<int64_t>(1, byBytes / tiles.groups) * tiles.groups));
+  tiles.rowsPerChunk = std::min<int64_t>(rows, g.scan.size);
+  tiles.stages = std::max(3, pick(tuning.stages, ColumnPolicy::kTilesStages));
+  // Each lane holds its window's flags for each of its warp's columns
+  // (two registers a 4-byte word): no more than kTilesWindowRegisters.
+  const int64_t warpColumns = ceilDiv(C, tiles.threads / 32);
+  // (Log-sum-exp's combine holds more: counted as a word more a flag.)
+  const int64_t flagRegisters =
+      2 * (dtypeSize(accumulatorType(spec.op, spec.in)) / 4 + (spec.op == ScanOp::LogSumExp ? 1 : 0));
+  if (!tuning.lookback && warpColumns * flagRegisters * 2 > ColumnPolicy::kTilesWindowRegisters)
+    return false; // (not even a window of 64 fits: the column pipeline's pieces)
+  tiles.lookbackPerLane = pick(tuning.lookback, int(std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters /
+                                                                            (warpColumns * flagRegisters),
+                                                                        1, ColumnPolicy::kTilesLookback)));
+  tiles.lookbackWarps = 1;
+  tiles.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
+  tiles.sharedBytes = columnTilesSharedBytes(spec, tiles);
+  if (tiles.sharedBytes > arch.maxDynamicSharedBytes)
+    return false;
+  // As many blocks an SM as threads, shared memory and the registers a thread needs allow.
+  const bool wide = dtypeSize(accumulatorType(spec.op, spec.in)) == 8 || spec.op == ScanOp::LogSumExp;
+  const int64_t minRegisters = wide ? ColumnPolicy::kTilesMinRegistersWide : ColumnPolicy::kTilesMinRegisters;
+  const int64_t fit = std::max<int64_t>(
+      1, std::min({int64_t(arch.maxThreadsPerSm / tiles.threads),
+                   arch.sharedBytesPerSm / (tiles.sharedBytes + policy::kSharedBytesPerBlockReserved),
+                   policy::kRegistersPerSm / (int64_t(tiles.threads) * minRegisters)}));
+  tiles.minBlocksPerSm = pick(tuning.occupancy, int(fit));
+  const int64_t count = g.numLines() * ceilDiv(g.scan.size, tiles.rowsPerChunk);
+  tiles.grid = std::min<int64_t>(count, pick(tuning.blocks, int(ColumnPolicy::kTilesSms * fit)));
+  plan = tiles;
+  return true;
+}
+
 void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
                 size_t innerIndex) {
   plan.family = KernelFamily::Column;
@@ -659,7 +733,7 @@ void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &
   plan.threads = pick(tuning.threads, plan.threads);
   const int64_t work = threadsFor(plan.vector);
   plan.grid = ceilDiv(work, plan.threads);
-  if (fewColumns && arch.bulkCopy) // (stages are filled by bulk copies)
+  if (fewColumns && arch.bulkCopy && !planColumnTiles(arch, spec, tuning, plan)) // (stages are filled by bulk copies)
     planColumnStages(arch, spec, tuning, plan);
 }
 
@@ -873,6 +947,8 @@ int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   if (plan.family == KernelFamily::RowLookback)
     return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan, int64_t(plan.threads) * plan.items), accBytes);
+  if (plan.family == KernelFamily::Column && plan.wholeRows)
+    return columnTilesWorkspaceBytes(spec, plan, lines);
   if (plan.family == KernelFamily::Column && plan.pieces > 1) {
     const int64_t panel = int64_t(plan.threads) / plan.groups * plan.vector; // column_panel_columns()
     return columnPiecesWorkspaceBytes(lines * ceilDiv(plan.geometry.inner.size, panel), plan.pieces, panel, accBytes);

@@ -400,6 +400,34 @@ struct ColumnPolicy {
   // f64[4096,4096] reverse exclusive 0.110 -> 0.115; BENCHMARKS.md).
   static constexpr int kPieceGroupsMaxUnmaskedEdgesInBytes = 2;
   static constexpr int kPieceMinRegisters = 128; // a thread's share: no pieces for blocks over 512 threads
+  // Tall panels whose rows are contiguous (dim=0 of [R, C], C from
+  // kTilesMinColumns to kTilesMaxColumns, on fewer than kPieceMinPanels
+  // lines): tiles of whole rows, one bulk copy each, chained by look-back
+  // (column_tiles.cuh). A tile holds about kTileBytes of input, in blocks of
+  // kTilesThreads (one an SM), kTilesStages stages, a window of 32 x
+  // kTilesLookback tiles. H100, x copy, the column pipeline -> these tiles:
+  // f32[4194304,20] dim=0 2.26 -> 1.18, f32[2000000,24] mask 2.53 -> 1.17,
+  // bf16[4000000,24] 3.44 -> 1.48, f32[2851285,46] 1.80 -> 1.23, masked
+  // 2.92 -> 1.20, f32[1048576,64] 1.73 -> 1.32, f32[1048576,100] 2.10 ->
+  // 1.68, but f32[262144,128] 1.81 -> 1.93. Tiles of 24 KB in blocks of 256
+  // (three an SM) were 1.5-3x slower: a window must reach past the tiles
+  // in flight, or each round of tiles waits on a chain within itself
+  // (BENCHMARKS.md).
+  static constexpr long long kTilesMinColumns = 17;
+  static constexpr long long kTilesMaxColumns = 112;
+  static constexpr int kTileBytes = 48 * 1024;
+  static constexpr int kTilesThreads = 512;
+  static constexpr int kTilesStages = 3; // at least: one scanned, one totaled, one loading
+  static constexpr int kTilesLookback = 4;
+  // ... fewer where a lane's flags (a look-back window per column of its
+  // warp) would take more registers than this: f64 sums of 100 columns
+  // spilled 706 stores at 4.
+  static constexpr int kTilesWindowRegisters = 48;
+  // Registers a thread needs (a window's flags for each of a warp's
+  // columns); 8-byte accumulators and log-sum-exp's combine need more.
+  static constexpr int kTilesMinRegisters = 80;
+  static constexpr int kTilesMinRegistersWide = 128;
+  static constexpr int kTilesSms = 132; // the grid: this many SMs' resident blocks (H100/H200)
 };
 
 struct StridedPolicy {

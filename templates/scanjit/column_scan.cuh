@@ -5,6 +5,7 @@
 #pragma once
 
 #include "scanjit/column_pipeline.cuh"
+#include "scanjit/column_tiles.cuh"
 #include "scanjit/element_io.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/monoid.cuh"
@@ -59,7 +60,10 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
   static_assert(Plan::kPieces == 1 || Plan::kStages > 0, "pieces are a pipelined plan's");
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
+  if constexpr (Plan::kWholeRows && SCANJIT_BULK_COPY) {
+    column_scan_tiles<P, Plan>(in, mask, out, workspace, lines);
+    return;
+  } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
     column_scan_pipelined<P, Plan>(in, mask, out, workspace, lines);
     return;
   }

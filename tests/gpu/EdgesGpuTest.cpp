@@ -141,8 +141,17 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
 // Tall panels of a few columns: at most 2048 pieces a panel (ColumnPolicy::
 // kMaxPieces), each longer than the stages, so it streams its rows twice;
 // at most 32 columns take a column a thread in panels of 32 (kFewColumns).
+// SCANJIT_PLAN_TUNE for one scope.
+struct ScopedTuning {
+  explicit ScopedTuning(const char *tuning) { setenv("SCANJIT_PLAN_TUNE", tuning, 1); }
+  ~ScopedTuning() { unsetenv("SCANJIT_PLAN_TUNE"); }
+};
+
 TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
   SCANJIT_REQUIRE_GPU();
+  // (Contiguous rows of 17 or more columns take tiles of whole rows: the
+  // next test. Here the column pipeline's pieces, tuned so.)
+  ScopedTuning pipeline("whole_rows=0");
   const std::vector<std::string> specs = {"sum f32[400003,20] dim=0 mask reverse", "max bf16[700001,20] dim=0 exclusive",
                                           "sum f64[600007,24] dim=0", "sum f64[1200003,12] dim=0 mask",
                                           "min i32[1300001,32] dim=0 reverse", "sum f32[800001,40] dim=0 exclusive"};
@@ -154,6 +163,30 @@ TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
     EXPECT_GT(plan.geometry.scan.size, int64_t(plan.pieces) * plan.stages * plan.rowsPerChunk) << spec;
   }
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
+TEST(Edges, TallPanelsByWholeRowTiles) {
+  SCANJIT_REQUIRE_GPU();
+  // Tiles of whole contiguous rows, one bulk copy each at any alignment,
+  // chained by look-back per column (column_tiles.cuh): every op, element
+  // size and flag, several lines, short last tiles, scans shorter than a
+  // tile, pointers each apart in their 16-byte words.
+  const std::vector<std::string> specs = {
+      "sum f32[400003,20] dim=0 mask reverse", "max bf16[700001,23] dim=0 exclusive",
+      "sum f64[300007,17] dim=0",              "prod f64[200003,17] dim=0 mask reverse exclusive",
+      "min i32[300001,32] dim=0 reverse",      "sum i32[250001,45] dim=0 mask",
+      "sum u8[300001,64] dim=0 exclusive",     "sum f16[200003,33] dim=0 mask",
+      "logsumexp f32[200003,20] dim=0 mask reverse", "logsumexp f32[100001,48] dim=0 exclusive",
+      "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,112] dim=0 mask",
+      "sum f32[257,40] dim=0 mask exclusive",  "sum bf16[3,1000,100] dim=1",
+  };
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_TRUE(plan.wholeRows) << spec;
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2), offsets(3, 1, 0)});
 }
 
 TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {

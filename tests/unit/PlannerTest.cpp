@@ -9,6 +9,8 @@ using scanjit::testing::mustParse;
 namespace {
 
 KernelPlan plan(llvm::StringRef text) { return planKernel(mustParse(text)); }
+// The column pipeline's plan where tall panels would take tiles of whole rows.
+KernelPlan pipeline(llvm::StringRef text) { return planKernel(mustParse(text), *parsePlanTuning("whole_rows=0")); }
 
 TEST(Planner, LongContiguousRowsUseTheRowFamily) {
   KernelPlan p = plan("sum f32[32768,32768] dim=1 mask reverse");
@@ -180,27 +182,72 @@ TEST(Planner, MaskedWideTilesOfWordsHoldTwentyItems) {
 // Few panels cut their scans into pieces as long as the stages, but at most
 // 2048 a panel: the pieces' chain has a link per 8 (ColumnPolicy::kMaxPieces).
 TEST(Planner, LongColumnScansCapTheirPieces) {
-  KernelPlan tall = plan("sum f32[4194304,20] dim=0");
+  KernelPlan tall = pipeline("sum f32[4194304,20] dim=0");
   EXPECT_EQ(tall.family, KernelFamily::Column);
   EXPECT_GT(tall.pieces, 1024);
   EXPECT_LE(tall.pieces, 2048);
   EXPECT_EQ(plan("sum f16[96643,315] dim=0").pieces, 672); // as long as the stages, under the cap
-  EXPECT_GT(planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("pieces=4096")).pieces, 2048); // tuned: any count
+  EXPECT_GT(planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("whole_rows=0,pieces=4096")).pieces,
+            2048); // tuned: any count
 }
 
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
 // groups (ColumnPolicy::kFewColumns); log-sum-exp and wider panels keep theirs.
 TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
   for (const char *text : {"sum f32[4194304,20] dim=0", "sum bf16[4000000,24] dim=0 mask", "prod f64[2000000,17] dim=0"}) {
-    KernelPlan p = plan(text);
+    KernelPlan p = pipeline(text);
     EXPECT_EQ(p.family, KernelFamily::Column) << text;
     EXPECT_EQ(p.threads, 128) << text;
     EXPECT_EQ(p.groups, 4) << text;
     EXPECT_EQ(p.vector, 1) << text;
   }
-  EXPECT_EQ(plan("sum f32[2000000,33] dim=0").vector, 2);
-  EXPECT_EQ(plan("logsumexp f32[1000000,20] dim=0").groups, 2);
+  EXPECT_EQ(pipeline("sum f32[2000000,33] dim=0").vector, 2);
+  EXPECT_EQ(pipeline("logsumexp f32[1000000,20] dim=0").groups, 2);
   EXPECT_EQ(plan("sum f32[300,1000,20] dim=1").vector, 2); // 300 panels: no pieces
+}
+
+// Tall panels of contiguous rows: tiles of whole rows, one bulk copy each,
+// chained by look-back (ColumnPolicy::kTiles*, column_tiles.cuh).
+TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
+  KernelPlan p = plan("sum f32[4194304,20] dim=0");
+  EXPECT_EQ(p.family, KernelFamily::Column);
+  EXPECT_TRUE(p.wholeRows);
+  EXPECT_TRUE(p.edges); // any alignment
+  EXPECT_EQ(p.threads, 512);
+  EXPECT_EQ(p.groups, 25);        // 512 / 20 threads a column
+  EXPECT_EQ(p.rowsPerChunk, 600); // 48 KB of 80-byte rows, a multiple of the groups
+  EXPECT_EQ(p.stages, 3);
+  EXPECT_EQ(p.lookbackPerLane, 4);
+  EXPECT_EQ(p.pieces, 1);
+  // The look-back's header, then an aggregate and an inclusive prefix
+  // (flagged: 8 bytes for f32) for every column of each of 6991 tiles.
+  EXPECT_EQ(p.workspaceBytes, 16 + 2 * 6991 * 20 * 8);
+  EXPECT_NE(p.toString().find(" whole_rows=1 lookback=4 workspace=2237136"), std::string::npos) << p.toString();
+  // Shared memory: three stages of 48000 bytes and 32 of room, a 16-byte
+  // mask stand-in, the ring, three tiles' slice totals and two prefixes.
+  EXPECT_EQ(p.sharedBytes, 3 * (48032 + 16 + 18) + (3 * 25 + 2) * 20 * 4 + 256);
+  // Masked rows and several lines take them too; the batch is a launch argument.
+  EXPECT_TRUE(plan("sum bf16[4000000,24] dim=0 mask").wholeRows);
+  KernelPlan lines = plan("sum f32[8,30001,21] dim=1");
+  EXPECT_TRUE(lines.wholeRows);
+  EXPECT_TRUE(lines.runtimeBatch);
+  // A lane's flags bound the window: f64 sums of 96 columns read 64 tiles,
+  // of 112 none fit (the pipeline's pieces), nor do f64 log-sum-exp's of 96.
+  EXPECT_EQ(plan("sum f64[1000003,96] dim=0").lookbackPerLane, 2);
+  EXPECT_FALSE(plan("sum f64[1000003,112] dim=0").wholeRows);
+  EXPECT_FALSE(plan("logsumexp f64[1000003,96] dim=0").wholeRows);
+  // Not: rows apart in memory, wider panels, many lines, narrow columns,
+  // targets without bulk copies, and tuned off.
+  EXPECT_FALSE(plan("sum f32[1000000,20] dim=0 strides=[24,1]").wholeRows);
+  EXPECT_FALSE(plan("sum f32[262144,128] dim=0").wholeRows);
+  EXPECT_FALSE(plan("sum f32[300,1000,20] dim=1").wholeRows);
+  EXPECT_NE(plan("sum f32[1048576,16] dim=0").family, KernelFamily::Column);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,20] dim=0"), {}, Target{80}).wholeRows);
+  EXPECT_FALSE(pipeline("sum f32[4194304,20] dim=0").wholeRows);
+  // Tuned on: wider panels too, and the tile's rows as tuned.
+  KernelPlan tuned = planKernel(mustParse("sum f32[262144,128] dim=0"), *parsePlanTuning("whole_rows=1,tile_rows=120"));
+  EXPECT_TRUE(tuned.wholeRows);
+  EXPECT_EQ(tuned.rowsPerChunk, 120);
 }
 
 TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
@@ -371,14 +418,15 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(plan("max f32[16,4096,256] dim=1").groups, 4); // a costlier combine: four
   EXPECT_EQ(plan("sum f32[3000,256] dim=0").pieces, 21); // 63 stages of 48 rows
   // f64 totals take 16 bytes each (21 stages of 48 rows: 7 pieces).
-  KernelPlan f64 = plan("sum f64[8,1000,64] dim=1");
+  KernelPlan f64 = pipeline("sum f64[8,1000,64] dim=1");
   EXPECT_EQ(f64.pieces, 7);
   EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 6 * 64 * 16);
   // A tuned count, cut the same way (none empty) and never more than the stages.
-  KernelPlan tuned = planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=7"));
+  KernelPlan tuned = planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("whole_rows=0,pieces=7"));
   EXPECT_EQ(tuned.pieces, 7); // 63 stages: 9 a piece
-  EXPECT_EQ(planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("pieces=20")).pieces, 16); // 4 a piece
-  EXPECT_EQ(planKernel(mustParse("sum f32[3,100,64] dim=1"), *parsePlanTuning("pieces=7")).pieces, 3);
+  EXPECT_EQ(planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("whole_rows=0,pieces=20")).pieces,
+            16); // 4 a piece
+  EXPECT_EQ(planKernel(mustParse("sum f32[3,100,64] dim=1"), *parsePlanTuning("whole_rows=0,pieces=7")).pieces, 3);
   EXPECT_EQ(planKernel(mustParse("sum f32[64,4096,256] dim=1"), *parsePlanTuning("pieces=1")).pieces, 1);
   EXPECT_EQ(plan("sum f32[64,4096,256] dim=1").pieces, 29); // 256 panels: still too few
   // Enough panels (two an SM), scans no longer than the stages, blocks too
@@ -527,7 +575,8 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   ASSERT_TRUE(static_cast<bool>(occupancy));
   EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *occupancy).minBlocksPerSm, 1);
   for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads", "occupancy=9",
-                          "groups=0", "groups=9", "evict_first=2", "evict_first=-1"}) {
+                          "groups=0", "groups=33", "evict_first=2", "evict_first=-1", "whole_rows=2",
+                          "tile_rows=0"}) {
     auto e = parsePlanTuning(bad);
     ASSERT_FALSE(static_cast<bool>(e)) << bad;
     std::string message = llvm::toString(e.takeError());

@@ -1,0 +1,322 @@
+// Column family, tall panels of few columns (sm_90): rows of the input (and
+// mask) are contiguous, so kRowsPerChunk whole rows of every column are one
+// contiguous run, and a tile is that run, brought by one bulk copy at any
+// alignment (copy_run_as_words). The column pipeline instead copied each
+// row of its panel apart (an 80-byte copy a row of f32[4194304,20]) and
+// chained pieces by a window of 8: 2.3-4.6x copy (BENCHMARKS.md).
+//
+// A block takes tiles in ticket order (a stage ring prefetches the next),
+// and threads split each tile as (column c, slice g of kRowsPerChunk /
+// kGroups rows): each totals its slice from the stage, the slices' totals
+// fold into the tile's aggregate of each column, which is published, and
+// every column's prefix is found by the look-back of lookback_scan.cuh with
+// a fixed window (bitwise reproducible); each slice then scans from the
+// prefix and the totals of the slices before it, and stores its results
+// straight from registers (a warp's stores cover whole rows of the tile).
+#pragma once
+
+#include "scanjit/bulk_copy.cuh"
+#include "scanjit/element_io.cuh"
+#include "scanjit/geometry.cuh"
+#include "scanjit/lookback_scan.cuh"
+#include "scanjit/monoid.cuh"
+#include "scanjit/tile_pipeline.cuh"
+
+namespace scanjit {
+
+template <class P, class Plan> struct ColumnTiles {
+  static constexpr long long kColumns = P::Inner::kSize;
+  static constexpr long long kRows = Plan::kRowsPerChunk;
+  static constexpr long long kTilesPerLine = (P::kLength + kRows - 1) / kRows;
+  static constexpr long long kSlice = (kRows + Plan::kGroups - 1) / Plan::kGroups; // rows a thread scans
+  static constexpr int kWarps = Plan::kThreads / 32;
+  static constexpr int kColumnsPerWarp = int((kColumns + kWarps - 1) / kWarps); // look-back windows a warp reads
+  static constexpr int W = 32 * Plan::kLookbackPerLane;                         // a column's window, in tiles
+};
+
+// Mirrors columnTilesSharedBytes() in compiler/Planner.cpp: a tile's run,
+// up to 15 bytes into its first word and its last word whole (32 bytes of
+// room), per stage.
+template <class P, class Plan> struct ColumnTilesShared {
+  typedef ColumnTiles<P, Plan> Tiles;
+  static constexpr long long kElems = Tiles::kRows * Tiles::kColumns;
+  static constexpr int kInBytes = int((kElems * sizeof(typename P::In) + 32 + 15) / 16 * 16);
+  static constexpr int kMaskBytes = P::kMask ? int((kElems + 32 + 15) / 16 * 16) : 16;
+  alignas(128) unsigned char in[Plan::kStages][kInBytes];
+  alignas(16) unsigned char mask[Plan::kStages][kMaskBytes];
+  StageRing<Plan::kStages> ring;
+  unsigned char lead[Plan::kStages][2]; // where the tile's first input element and mask byte lie
+  // Each slice's total for three tiles in a row (the next tile's are
+  // written while a slower thread may still scan from the current's, and
+  // the one after's follow before the next block barrier), each column's
+  // prefix for two.
+  typename P::Acc totals[3][Plan::kGroups][Tiles::kColumns];
+  typename P::Acc prefix[2][Tiles::kColumns];
+  unsigned tag;
+};
+
+// Bytes of workspace: the look-back's header, then every column's tile
+// aggregates, then their inclusive prefixes, column-major so that a warp's
+// window loads are one run (the planner's columnTilesWorkspaceBytes).
+template <class P, class Plan> __host__ __device__ constexpr long long column_tiles_workspace_bytes(long long lines) {
+  return lookback_workspace_bytes(lines * ColumnTiles<P, Plan>::kTilesPerLine * P::Inner::kSize,
+                                  int(sizeof(typename P::Acc)));
+}
+
+template <class P, class Plan>
+__device__ __forceinline__ void column_scan_tiles(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                                  void *workspace, long long lines) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef typename P::In In;
+  typedef typename P::Op Op;
+  typedef typename P::Scan Scan;
+  typedef ColumnTiles<P, Plan> Tiles;
+  typedef ColumnTilesShared<P, Plan> Shared;
+  typedef SerialRun<Op, Acc> Run;
+  typedef PlainMonoid<Op, Acc> M;
+  typedef FlaggedValue<Acc> Flagged;
+  constexpr int T = Plan::kThreads, G = Plan::kGroups, S = Plan::kStages, K = Plan::kLookbackPerLane;
+  constexpr int C = int(Tiles::kColumns), J = Tiles::kColumnsPerWarp;
+  constexpr long long L = P::kLength, R = Tiles::kRows;
+  static_assert(C * G <= T, "a thread a column slice");
+  static_assert(S >= 3, "a stage scanned, one totaled, one loading");
+  static_assert(Scan::kIn == C && P::Inner::kIn == 1 && (!P::kMask || (Scan::kMask == C && P::Inner::kMask == 1)),
+                "a tile's rows are one contiguous run of input (and mask)");
+  Shared &st = dynamic_stages<Shared, Plan>();
+  const long long tiles = lines * Tiles::kTilesPerLine;
+  LookbackWorkspace<Acc> ws(workspace, tiles * C);
+
+  // The tensors' last 16-byte words, which are not bulk-copied.
+  const long long in_span = (L - 1) * Scan::kIn + (C - 1) + P::Lines::in_span(lines);
+  const long long mask_span = (L - 1) * Scan::kMask + (C - 1) + P::Lines::mask_span(lines);
+  const u64 in_safe_end = reinterpret_cast<u64>(in + in_span + 1) & ~u64(15);
+  const u64 mask_safe_end = reinterpret_cast<u64>(mask + mask_span + 1) & ~u64(15);
+
+  // Tile `id`: its line's offsets, its first row in memory order and its rows.
+  struct Place {
+    Offsets<Index> o;
+    Index first;
+    int rows;
+    long long line_first; // the line's first tile
+  };
+  auto place = [&](long long id) {
+    Place p;
+    const long long line = id / Tiles::kTilesPerLine, step = id % Tiles::kTilesPerLine;
+    p.line_first = id - step;
+    p.o = line_offsets<Index, typename P::Lines>(Index(line));
+    p.rows = int(min(R, L - step * R));
+    p.first = Index(P::kReverse ? L - step * R - p.rows : step * R);
+    return p;
+  };
+  // Thread 0: the block's next ticket into stage `s` (or the end, once
+  // the tickets have run out: a block draws one past the last, no more).
+  bool drawn_out = false;
+  auto refill = [&](int s) {
+    if (drawn_out) {
+      st.ring.issue_end(s);
+      return;
+    }
+    const long long id = ws.next();
+    if (id >= tiles) {
+      ws.finish(id, tiles);
+      drawn_out = true;
+      st.ring.issue_end(s);
+      return;
+    }
+    const Place p = place(id);
+    st.ring.item[s] = id;
+    const In *src = in + p.o.in + p.first * Index(C);
+    st.lead[s][0] = (unsigned char)(reinterpret_cast<u64>(src) & 15);
+    copy_run_as_words<Plan::kEvictFirst>(st.in[s], src, unsigned(p.rows * C), in_safe_end, &st.ring.full[s]);
+    if constexpr (P::kMask) {
+      const u8 *keep = mask + p.o.mask + p.first * Index(C);
+      st.lead[s][1] = (unsigned char)(reinterpret_cast<u64>(keep) & 15);
+      copy_run_as_words<Plan::kEvictFirst>(st.mask[s], keep, unsigned(p.rows * C), mask_safe_end, &st.ring.full[s]);
+    }
+    mbarrier_arrive(&st.ring.full[s]);
+  };
+
+  st.ring.init();
+  if (threadIdx.x == 0) {
+    ws.read_tag();
+    st.tag = ws.tag;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int s = 0; s < S; ++s)
+      refill(s);
+  ws.tag = st.tag;
+
+  const int c = int(threadIdx.x) % C, g = int(threadIdx.x) / C; // this thread's column and slice
+  const bool active = int(threadIdx.x) < C * G;
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  // The tile of use `u` (its stage, its place), and its rows for this
+  // thread's slice in scan order: element (i, c) of the stage, lifted.
+  struct Held {
+    long long id;
+    Place p;
+    const In *stage;
+    const u8 *keeps;
+    int lo, hi;
+  };
+  auto hold = [&](long long u) {
+    Held h;
+    const int s = int(u % S);
+    h.id = st.ring.wait(s, u / S);
+    if (h.id < 0)
+      return h;
+    h.p = place(h.id);
+    h.stage = reinterpret_cast<const In *>(st.in[s] + st.lead[s][0]);
+    h.keeps = st.mask[s] + (P::kMask ? st.lead[s][1] : 0);
+    h.lo = min(h.p.rows, g * int(Tiles::kSlice));
+    h.hi = min(h.p.rows, h.lo + int(Tiles::kSlice));
+    return h;
+  };
+  auto lifted = [&](const Held &h, int i) {
+    const int r = P::kReverse ? h.p.rows - 1 - i : i; // row within the tile, in memory order
+    const int at = r * C + c;
+    return lift_masked<Op, Acc>(true, h.stage[at], P::kMask ? h.keeps[at] : u8(1));
+  };
+  // This thread's slice total of tile `h`, into totals[u % 3].
+  auto total_slice = [&](const Held &h, long long u) {
+    if (!active)
+      return;
+    typename Run::Value total = Run::of(Op::identity());
+#pragma unroll 4
+    for (int i = h.lo; i < h.hi; ++i)
+      total = Run::step(total, lifted(h, i));
+    st.totals[u % 3][g][c] = Run::value(total);
+  };
+  // Each warp's columns of tile `h`: their aggregates (from totals[u % 3]),
+  // published at once; every lane holds them.
+  auto publish_aggregates = [&](const Held &h, long long u, Acc (&aggregate)[J]) {
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+      const int col = warp + j * Tiles::kWarps;
+      aggregate[j] = Op::identity();
+      if (col < C) {
+        for (int k = 0; k < G; ++k)
+          aggregate[j] = combine_cold<Op>(aggregate[j], st.totals[u % 3][k][col]);
+        if (lane == 0)
+          ws.publish(ws.aggregate + col * tiles + h.id, aggregate[j]);
+      }
+    }
+  };
+
+  // A tile's aggregates are published one tile ahead of its look-back: a
+  // block's next tile never waits on its current one's window, so the only
+  // chain between tiles is the windows' (one link per W tiles).
+  Held now = hold(0);
+  if (now.id < 0)
+    return;
+  Acc aggregate[J], next_aggregate[J];
+  total_slice(now, 0);
+  __syncthreads();
+  publish_aggregates(now, 0, aggregate);
+  for (long long use = 0;; ++use) {
+    const Held next = hold(use + 1);
+    if (next.id >= 0)
+      total_slice(next, use + 1);
+    __syncthreads();
+    // Every thread has scanned the last tile: refill its stage (the tile
+    // S - 1 after the next).
+    if (threadIdx.x == 0 && use > 0)
+      refill(int((use - 1) % S));
+    if (next.id >= 0)
+      publish_aggregates(next, use + 1, next_aggregate);
+
+    // The window of each of the warp's columns: every load of a round in
+    // flight together, polled until all are in (tags are never 0, so
+    // none() never reads as ready).
+    const long long id = now.id;
+    Flagged seen[J][K], base[J];
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        seen[j][k] = Flagged::none();
+      base[j] = Flagged::none();
+    }
+    const long long window_first = id - Tiles::W + 1 + lane; // this lane's first tile of the window
+    const bool has_base = lane == 0 && id - Tiles::W >= now.p.line_first;
+    auto counts = [&](int k) {
+      const long long t = window_first + (long long)k * 32;
+      return t >= now.p.line_first && t < id;
+    };
+    for (;;) {
+      bool ready = true;
+#pragma unroll
+      for (int j = 0; j < J; ++j) {
+        const int col = warp + j * Tiles::kWarps;
+        if (col >= C)
+          continue;
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          if (counts(k) && !seen[j][k].ready(ws.tag))
+            seen[j][k] = load_flagged(ws.aggregate + col * tiles + window_first + (long long)k * 32);
+        if (has_base && !base[j].ready(ws.tag))
+          base[j] = load_flagged(ws.inclusive + col * tiles + id - Tiles::W);
+      }
+#pragma unroll
+      for (int j = 0; j < J; ++j) {
+        if (warp + j * Tiles::kWarps >= C)
+          continue;
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          ready = ready && (!counts(k) || seen[j][k].ready(ws.tag));
+        ready = ready && (!has_base || base[j].ready(ws.tag));
+      }
+      if (__all_sync(0xffffffffu, ready))
+        break;
+      __nanosleep(32);
+    }
+    unsigned valid = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      valid |= (counts(k) ? 1u : 0u) << k;
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+      const int col = warp + j * Tiles::kWarps;
+      if (col >= C)
+        continue;
+      Acc values[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        values[k] = seen[j][k].value();
+      const Acc totals[1] = {WindowFold<M>::warp_total(values, valid)};
+      if (lane == 0) {
+        const Acc prefix = WindowFold<M>::prefix(totals, has_base, base[j].value());
+        ws.publish(ws.inclusive + col * tiles + id, ChainMonoid<M>::type::combine(prefix, aggregate[j]));
+        st.prefix[use & 1][col] = prefix;
+      }
+    }
+    __syncthreads();
+
+    // Each slice scans from its column's prefix and the slices before it.
+    if (active) {
+      Acc run = st.prefix[use & 1][c];
+      for (int h = 0; h < g; ++h)
+        run = combine_cold<Op>(run, st.totals[use % 3][h][c]);
+      typename Run::Value line = Run::of(run);
+#pragma unroll 4
+      for (int i = now.lo; i < now.hi; ++i) {
+        const typename Run::Value before = line;
+        line = Run::step(line, lifted(now, i));
+        const Acc res[1] = {Run::value(P::kExclusive ? before : line)};
+        const int r = P::kReverse ? now.p.rows - 1 - i : i;
+        store_converted<P, 1, 1>(out + now.p.o.out + (now.p.first + Index(r)) * Index(Scan::kOut) +
+                                     Index(c) * Index(P::Inner::kOut),
+                                 Index(1), res);
+      }
+    }
+    if (next.id < 0)
+      break;
+    now = next;
+#pragma unroll
+    for (int j = 0; j < J; ++j)
+      aggregate[j] = next_aggregate[j];
+  }
+}
+
+} // namespace scanjit
