@@ -112,7 +112,8 @@ TEST(Api, PrepareOnceLaunchManyOnAStream) {
   driver()->cuStreamDestroy(stream);
 }
 
-// Kernels that chain blocks through a workspace (look-back, column pieces)
+// Kernels that chain blocks through a workspace (look-back, column pieces,
+// tiles of whole rows)
 // get it zeroed once per stream, and each launch must leave it ready for
 // the next (no memset between): the input changes between launches, so a
 // ticket or a value left by the launch before would show in the results.
@@ -125,7 +126,10 @@ TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
   for (const Case &c : {Case{2, 300000, "sum f32[2,300000] dim=1 reverse", "family=row_lookback"},
                         // 5 tiles: as many blocks as tiles, each past the last at once.
                         Case{1, 20000, "sum f32[1,20000] dim=1 exclusive", "family=row_lookback"},
-                        Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " pieces="}}) {
+                        Case{3000, 256, "sum f32[3000,256] dim=0 exclusive", " pieces="},
+                        // Tiles of whole rows: 16 for as many blocks; 167 for 132.
+                        Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " whole_rows=1"},
+                        Case{100000, 20, "sum f32[100000,20] dim=0 reverse", " whole_rows=1"}}) {
     Problem p(c.rows, c.cols);
     Kernel k = prepare(c.spec);
     ASSERT_NE(k.plan().find(c.family), std::string::npos) << k.plan();
