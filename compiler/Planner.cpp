@@ -686,9 +686,12 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // Each lane holds its window's flags for each of its warp's columns
   // (two registers a 4-byte word): no more than kTilesWindowRegisters.
   const int64_t warpColumns = ceilDiv(C, tiles.threads / 32);
-  // (Log-sum-exp's combine holds more: counted as a word more a flag.)
-  const int64_t flagRegisters =
-      2 * (dtypeSize(accumulatorType(spec.op, spec.in)) / 4 + (spec.op == ScanOp::LogSumExp ? 1 : 0));
+  // (Log-sum-exp's combine, and max and min of 8-byte accumulators, hold
+  // more: counted as a word more a flag; masked f64 max spilled without.)
+  const int64_t accWords = dtypeSize(accumulatorType(spec.op, spec.in)) / 4;
+  const bool heavyCombine =
+      spec.op == ScanOp::LogSumExp || (accWords == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min));
+  const int64_t flagRegisters = 2 * (accWords + (heavyCombine ? 1 : 0));
   if (!tuning.lookback && warpColumns * flagRegisters * 2 > ColumnPolicy::kTilesWindowRegisters)
     return false; // (not even a window of 64 fits: the column pipeline's pieces)
   tiles.lookbackPerLane = pick(tuning.lookback, int(std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters /

@@ -414,7 +414,7 @@ struct ColumnPolicy {
   // in flight, or each round of tiles waits on a chain within itself
   // (BENCHMARKS.md).
   static constexpr long long kTilesMinColumns = 17;
-  static constexpr long long kTilesMaxColumns = 112;
+  static constexpr long long kTilesMaxColumns = 80;
   static constexpr int kTileBytes = 48 * 1024;
   static constexpr int kTilesThreads = 512;
   static constexpr int kTilesStages = 3; // at least: one scanned, one totaled, one loading

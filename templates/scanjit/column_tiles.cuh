@@ -215,20 +215,10 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   __syncthreads();
   publish_aggregates(now, 0, aggregate);
   for (long long use = 0;; ++use) {
-    const Held next = hold(use + 1);
-    if (next.id >= 0)
-      total_slice(next, use + 1);
-    __syncthreads();
-    // Every thread has scanned the last tile: refill its stage (the tile
-    // S - 1 after the next).
-    if (threadIdx.x == 0 && use > 0)
-      refill(int((use - 1) % S));
-    if (next.id >= 0)
-      publish_aggregates(next, use + 1, next_aggregate);
-
     // The window of each of the warp's columns: every load of a round in
-    // flight together, polled until all are in (tags are never 0, so
-    // none() never reads as ready).
+    // flight together, the first round before the next tile's totals (which
+    // then hide its latency), polled until all are in (tags are never 0,
+    // so none() never reads as ready).
     const long long id = now.id;
     Flagged seen[J][K], base[J];
 #pragma unroll
@@ -244,8 +234,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
       const long long t = window_first + (long long)k * 32;
       return t >= now.p.line_first && t < id;
     };
-    for (;;) {
-      bool ready = true;
+    auto load_window = [&]() {
 #pragma unroll
       for (int j = 0; j < J; ++j) {
         const int col = warp + j * Tiles::kWarps;
@@ -258,6 +247,22 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
         if (has_base && !base[j].ready(ws.tag))
           base[j] = load_flagged(ws.inclusive + col * tiles + id - Tiles::W);
       }
+    };
+    load_window();
+
+    const Held next = hold(use + 1);
+    if (next.id >= 0)
+      total_slice(next, use + 1);
+    __syncthreads();
+    // Every thread has scanned the last tile: refill its stage (the tile
+    // S - 1 after the next).
+    if (threadIdx.x == 0 && use > 0)
+      refill(int((use - 1) % S));
+    if (next.id >= 0)
+      publish_aggregates(next, use + 1, next_aggregate);
+
+    for (;;) {
+      bool ready = true;
 #pragma unroll
       for (int j = 0; j < J; ++j) {
         if (warp + j * Tiles::kWarps >= C)
@@ -270,6 +275,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
       if (__all_sync(0xffffffffu, ready))
         break;
       __nanosleep(32);
+      load_window();
     }
     unsigned valid = 0;
 #pragma unroll
@@ -303,11 +309,11 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
       for (int i = now.lo; i < now.hi; ++i) {
         const typename Run::Value before = line;
         line = Run::step(line, lifted(now, i));
-        const Acc res[1] = {Run::value(P::kExclusive ? before : line)};
         const int r = P::kReverse ? now.p.rows - 1 - i : i;
-        store_converted<P, 1, 1>(out + now.p.o.out + (now.p.first + Index(r)) * Index(Scan::kOut) +
-                                     Index(c) * Index(P::Inner::kOut),
-                                 Index(1), res);
+        // (One element: no alignment to check, as store_converted would a
+        // vector's on every store.)
+        out[now.p.o.out + (now.p.first + Index(r)) * Index(Scan::kOut) + Index(c) * Index(P::Inner::kOut)] =
+            Convert<typename P::Out>::store(Run::value(P::kExclusive ? before : line));
       }
     }
     if (next.id < 0)

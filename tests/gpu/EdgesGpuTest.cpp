@@ -177,8 +177,8 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       "min i32[300001,32] dim=0 reverse",      "sum i32[250001,45] dim=0 mask",
       "sum u8[300001,64] dim=0 exclusive",     "sum f16[200003,33] dim=0 mask",
       "logsumexp f32[200003,20] dim=0 mask reverse", "logsumexp f32[100001,48] dim=0 exclusive",
-      "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,112] dim=0 mask",
-      "sum f32[257,40] dim=0 mask exclusive",  "sum bf16[3,1000,100] dim=1",
+      "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,80] dim=0 mask",
+      "sum f32[257,40] dim=0 mask exclusive",  "sum bf16[3,1000,72] dim=1",
   };
   for (const std::string &spec : specs) {
     KernelPlan plan;
