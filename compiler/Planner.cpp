@@ -686,14 +686,20 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // Each lane holds its window's flags for each of its warp's columns
   // (two registers a 4-byte word): no more than kTilesWindowRegisters.
   const int64_t warpColumns = ceilDiv(C, tiles.threads / 32);
-  // (Log-sum-exp's combine, and max and min of 8-byte accumulators, hold
-  // more: counted as a word more a flag; masked f64 max spilled without.)
+  // (Log-sum-exp's combine, and masked max and min of 8-byte accumulators,
+  // hold more: counted as a word more a flag; masked f64 max spilled
+  // without.)
   const int64_t accWords = dtypeSize(accumulatorType(spec.op, spec.in)) / 4;
-  const bool heavyCombine =
-      spec.op == ScanOp::LogSumExp || (accWords == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min));
+  const bool heavyCombine = spec.op == ScanOp::LogSumExp ||
+                            (accWords == 2 && spec.mask && (spec.op == ScanOp::Max || spec.op == ScanOp::Min));
   const int64_t flagRegisters = 2 * (accWords + (heavyCombine ? 1 : 0));
-  if (!tuning.lookback && warpColumns * flagRegisters * 2 > ColumnPolicy::kTilesWindowRegisters)
-    return false; // (not even a window of 64 fits: the column pipeline's pieces)
+  // Not even a window of 96 tiles: the column pipeline's pieces (H100, x
+  // copy, tiles against pieces: f64[1000000,80] dim=0, a window of 64,
+  // 2.11 against 1.84; min f64[1000000,40] reverse, 64: 1.81, 128: 1.39,
+  // pieces 1.85).
+  if (!tuning.lookback && warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback >
+                              ColumnPolicy::kTilesWindowRegisters)
+    return false;
   tiles.lookbackPerLane = pick(tuning.lookback, int(std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters /
                                                                             (warpColumns * flagRegisters),
                                                                         1, ColumnPolicy::kTilesLookback)));

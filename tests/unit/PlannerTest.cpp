@@ -231,14 +231,15 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   KernelPlan lines = plan("sum f32[8,30001,21] dim=1");
   EXPECT_TRUE(lines.wholeRows);
   EXPECT_TRUE(lines.runtimeBatch);
-  // A lane's flags bound the window: f64 sums of 64 columns read 96 tiles,
-  // of 80 columns 64; f64 max of 72 columns, and f64 log-sum-exp's, hold a
-  // word more a flag: none fits (the pipeline's pieces).
+  // A lane's flags bound the window: f64 sums of 64 columns read 96 tiles;
+  // of 80 columns, fewer than 96 would fit (the pipeline's pieces). Masked
+  // f64 max and log-sum-exp hold a word more a flag.
   EXPECT_EQ(plan("sum f64[1000003,64] dim=0").lookbackPerLane, 3);
-  EXPECT_EQ(plan("sum f64[1000003,80] dim=0").lookbackPerLane, 2);
-  EXPECT_FALSE(plan("max f64[1000003,72] dim=0").wholeRows);
-  EXPECT_EQ(plan("logsumexp f64[1000003,48] dim=0").lookbackPerLane, 2);
-  EXPECT_FALSE(plan("logsumexp f64[1000003,80] dim=0").wholeRows);
+  EXPECT_FALSE(plan("sum f64[1000003,80] dim=0").wholeRows);
+  EXPECT_EQ(plan("max f64[1000003,40] dim=0").lookbackPerLane, 4);
+  EXPECT_FALSE(plan("max f64[1000003,40] dim=0 mask").wholeRows);
+  EXPECT_EQ(plan("logsumexp f64[1000003,32] dim=0").lookbackPerLane, 4);
+  EXPECT_FALSE(plan("logsumexp f64[1000003,48] dim=0").wholeRows);
   // Not: rows apart in memory, wider panels, many lines, narrow columns,
   // targets without bulk copies, and tuned off.
   EXPECT_FALSE(plan("sum f32[1000000,20] dim=0 strides=[24,1]").wholeRows);
