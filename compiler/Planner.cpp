@@ -693,11 +693,11 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const bool heavyCombine = spec.op == ScanOp::LogSumExp ||
                             (accWords == 2 && spec.mask && (spec.op == ScanOp::Max || spec.op == ScanOp::Min));
   const int64_t flagRegisters = 2 * (accWords + (heavyCombine ? 1 : 0));
-  // Not even a window of 96 tiles: the column pipeline's pieces (H100, x
+  // Not even a window of 128 tiles: the column pipeline's pieces (H100, x
   // copy, tiles against pieces: f64[1000000,80] dim=0, a window of 64,
-  // 2.11 against 1.84; min f64[1000000,40] reverse, 64: 1.81, 128: 1.39,
-  // pieces 1.85).
-  if (!tuning.lookback && warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback >
+  // 2.11 against 1.84; f64[1000000,64], 96: 1.82 against 1.59; min
+  // f64[1000000,40] reverse, 64: 1.81, 128: 1.39, pieces 1.85).
+  if (tuning.wholeRows < 0 && !tuning.lookback && warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback >
                               ColumnPolicy::kTilesWindowRegisters)
     return false;
   tiles.lookbackPerLane = pick(tuning.lookback, int(std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters /

@@ -423,7 +423,7 @@ struct ColumnPolicy {
   // warp) would take more registers than this: f64 sums of 100 columns
   // spilled 706 stores at 4.
   static constexpr int kTilesWindowRegisters = 48;
-  static constexpr int kTilesMinLookback = 3;
+  static constexpr int kTilesMinLookback = 4; // a window of 128 tiles, or the pipeline's pieces
   // Registers a thread needs (a window's flags for each of a warp's
   // columns); 8-byte accumulators and log-sum-exp's combine need more.
   static constexpr int kTilesMinRegisters = 80;

@@ -175,7 +175,7 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       "sum f32[400003,20] dim=0 mask reverse", "max bf16[700001,23] dim=0 exclusive",
       "sum f64[300007,17] dim=0",              "prod f64[200003,17] dim=0 mask reverse exclusive",
       "min i32[300001,32] dim=0 reverse",      "sum i32[250001,45] dim=0 mask",
-      "sum u8[300001,64] dim=0 exclusive",     "sum f16[200003,33] dim=0 mask",
+      "sum u8[300001,40] dim=0 exclusive",     "sum f16[200003,33] dim=0 mask",
       "logsumexp f32[200003,20] dim=0 mask reverse", "logsumexp f32[100001,48] dim=0 exclusive",
       "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,80] dim=0 mask",
       "sum f32[257,40] dim=0 mask exclusive",  "sum bf16[3,1000,72] dim=1",

@@ -231,11 +231,11 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   KernelPlan lines = plan("sum f32[8,30001,21] dim=1");
   EXPECT_TRUE(lines.wholeRows);
   EXPECT_TRUE(lines.runtimeBatch);
-  // A lane's flags bound the window: f64 sums of 64 columns read 96 tiles;
-  // of 80 columns, fewer than 96 would fit (the pipeline's pieces). Masked
-  // f64 max and log-sum-exp hold a word more a flag.
-  EXPECT_EQ(plan("sum f64[1000003,64] dim=0").lookbackPerLane, 3);
-  EXPECT_FALSE(plan("sum f64[1000003,80] dim=0").wholeRows);
+  // A lane's flags bound the window: f64 sums of 48 columns read 128
+  // tiles; of 64 columns, fewer than 128 would fit (the pipeline's pieces).
+  // Masked f64 max and log-sum-exp hold a word more a flag.
+  EXPECT_EQ(plan("sum f64[1000003,48] dim=0").lookbackPerLane, 4);
+  EXPECT_FALSE(plan("sum f64[1000003,64] dim=0").wholeRows);
   EXPECT_EQ(plan("max f64[1000003,40] dim=0").lookbackPerLane, 4);
   EXPECT_FALSE(plan("max f64[1000003,40] dim=0 mask").wholeRows);
   EXPECT_EQ(plan("logsumexp f64[1000003,32] dim=0").lookbackPerLane, 4);
