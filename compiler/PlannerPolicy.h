@@ -404,15 +404,14 @@ struct ColumnPolicy {
   // kTilesMinColumns to kTilesMaxColumns, on fewer than kPieceMinPanels
   // lines): tiles of whole rows, one bulk copy each, chained by look-back
   // (column_tiles.cuh). A tile holds about kTileBytes of input, in blocks of
-  // kTilesThreads (one an SM), kTilesStages stages, a window of 32 x
-  // kTilesLookback tiles. H100, x copy, the column pipeline -> these tiles:
-  // f32[4194304,20] dim=0 2.26 -> 1.18, f32[2000000,24] mask 2.53 -> 1.17,
-  // bf16[4000000,24] 3.44 -> 1.48, f32[2851285,46] 1.80 -> 1.23, masked
-  // 2.92 -> 1.20, f32[1048576,64] 1.73 -> 1.32, f32[1048576,100] 2.10 ->
-  // 1.68, but f32[262144,128] 1.81 -> 1.93. Tiles of 24 KB in blocks of 256
-  // (three an SM) were 1.5-3x slower: a window must reach past the tiles
-  // in flight, or each round of tiles waits on a chain within itself
-  // (BENCHMARKS.md).
+  // kTilesThreads (one an SM), kTilesStages stages. H100, x copy, the column
+  // pipeline -> these tiles: f32[4194304,20] dim=0 2.27 -> 1.11,
+  // f32[2000000,24] mask 2.52 -> 1.10, bf16[4000000,24] 3.39 -> 1.33,
+  // f32[2851285,46] 1.80 -> 1.18, f32[1048576,64] 1.73 -> 1.28,
+  // f32[1000000,80] 1.88 -> 1.42; but f32[1048576,100] 2.07 -> 2.21 and
+  // f32[262144,128] 1.81 -> 1.93. Tiles of 24 KB in blocks of 256 (three an
+  // SM) were 1.5-3x slower: a window must reach past the tiles in flight,
+  // or each round of tiles waits on a chain within itself (BENCHMARKS.md).
   static constexpr long long kTilesMinColumns = 17;
   static constexpr long long kTilesMaxColumns = 80;
   static constexpr int kTileBytes = 48 * 1024;
