@@ -8,9 +8,10 @@
 // A block takes tiles in ticket order (a stage ring prefetches the next),
 // and threads split each tile as (column c, slice g of kRowsPerChunk /
 // kGroups rows): each totals its slice from the stage, the slices' totals
-// fold into the tile's aggregate of each column, which is published, and
-// every column's prefix is found by the look-back of lookback_scan.cuh with
-// a fixed window (bitwise reproducible); each slice then scans from the
+// fold into the tile's aggregate of each column, which is published a tile
+// ahead, and every column's prefix is found by a look-back over a fixed
+// window of W tiles, a warp reading its columns' windows (the workspace and
+// fold of lookback_scan.cuh; bitwise reproducible); each slice then scans from the
 // prefix and the totals of the slices before it, and stores its results
 // straight from registers (a warp's stores cover whole rows of the tile).
 #pragma once
