@@ -26,7 +26,8 @@ const FamilyShape kFamilies[] = {
     {KernelFamily::Row, "[64,3000] dim=1"},
     {KernelFamily::RowSegmented, "[100,37] dim=1"},
     {KernelFamily::RowLookback, "[3,40000] dim=1"},
-    {KernelFamily::Column, "[37,64] dim=0"},
+    {KernelFamily::Column, "[37,64] dim=0"},  // tiles of whole rows, where a window of 128 fits; else the pipeline
+    {KernelFamily::Column, "[37,130] dim=0"}, // the column pipeline (past the tiles' columns)
     {KernelFamily::Strided, "[40,50] dim=1 strides=[1,40]"},
 };
 
