@@ -63,6 +63,7 @@ const FamilySpec kFamilySpecs[] = {
     {"look-back", "sum f32[16777216] dim=0"},
     {"column", "sum f32[4096,4096] dim=0"},
     {"column, max f16", "max f16[4096,4096] dim=0"},
+    {"column, tiles of whole rows", "sum f32[4194304,20] dim=0"},
     {"row, log-sum-exp f64", "logsumexp f64[4096,4096] dim=1"},
     {"row, log-sum-exp f32", "logsumexp f32[32768,32768] dim=1"},
     {"segmented", "sum f32[77777,333] dim=1"},
