@@ -44,9 +44,11 @@ __device__ __forceinline__ void column_steps(const typename P::In *in, const u8 
   }
 }
 
+// Registers only (no stages): each thread a group of kVector columns of a
+// line, kUnroll steps loaded ahead.
 template <class P, class Plan>
-__device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, void *out_, void *workspace,
-                                            long long lines) {
+__device__ __forceinline__ void column_scan_registers(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                                      long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   typedef typename P::Op Op;
@@ -55,19 +57,6 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
   constexpr long long C = P::Inner::kSize;
   constexpr long long kGroups = (C + V - 1) / V;
   const long long work = lines * kGroups;
-  static_assert(P::Inner::kIn == 1 && P::Inner::kOut == 1 && (!P::kMask || P::Inner::kMask == 1),
-                "the column family needs a contiguous inner dimension");
-  static_assert(Plan::kPieces == 1 || Plan::kStages > 0, "pieces are a pipelined plan's");
-  const typename P::In *in = static_cast<const typename P::In *>(in_);
-  typename P::Out *out = static_cast<typename P::Out *>(out_);
-  if constexpr (Plan::kWholeRows && SCANJIT_BULK_COPY) {
-    column_scan_tiles<P, Plan>(in, mask, out, workspace, lines);
-    return;
-  } else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY) {
-    column_scan_pipelined<P, Plan>(in, mask, out, workspace, lines);
-    return;
-  }
-
   for (Index w = Index(blockIdx.x) * T + threadIdx.x; w < Index(work); w += Index(gridDim.x) * T) {
     const Index col = (w % Index(kGroups)) * V;
     Offsets<Index> o = line_offsets<Index, typename P::Lines>(w / Index(kGroups));
@@ -86,6 +75,23 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
     for (Index l = Index(kFull); l < Index(L); ++l)
       column_steps<P, V, 1>(in, mask, out, o, l, valid, carry);
   }
+}
+
+template <class P, class Plan>
+__device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, void *out_, void *workspace,
+                                            long long lines) {
+  static_assert(P::Inner::kIn == 1 && P::Inner::kOut == 1 && (!P::kMask || P::Inner::kMask == 1),
+                "the column family needs a contiguous inner dimension");
+  static_assert(Plan::kPieces == 1 || Plan::kStages > 0, "pieces are a pipelined plan's");
+  const typename P::In *in = static_cast<const typename P::In *>(in_);
+  typename P::Out *out = static_cast<typename P::Out *>(out_);
+  // Only the plan's path is instantiated (the others cost compile time).
+  if constexpr (Plan::kWholeRows && SCANJIT_BULK_COPY)
+    column_scan_tiles<P, Plan>(in, mask, out, workspace, lines);
+  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
+    column_scan_pipelined<P, Plan>(in, mask, out, workspace, lines);
+  else
+    column_scan_registers<P, Plan>(in, mask, out, lines);
 }
 
 } // namespace scanjit
