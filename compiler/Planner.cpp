@@ -664,6 +664,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   using policy::ColumnPolicy;
   const ScanGeometry &g = plan.geometry;
   const int64_t C = g.inner.size;
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const bool dense = g.inner.in == 1 && g.scan.in == C && (!spec.mask || (g.inner.mask == 1 && g.scan.mask == C));
   const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= ColumnPolicy::kTilesMaxColumns &&
                     g.numLines() < ColumnPolicy::kPieceMinPanels;
@@ -689,7 +690,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // (Log-sum-exp's combine, and masked max and min of 8-byte accumulators,
   // hold more: counted as a word more a flag; masked f64 max spilled
   // without.)
-  const int64_t accWords = dtypeSize(accumulatorType(spec.op, spec.in)) / 4;
+  const int64_t accWords = accBytes / 4;
   const bool heavyCombine = spec.op == ScanOp::LogSumExp ||
                             (accWords == 2 && spec.mask && (spec.op == ScanOp::Max || spec.op == ScanOp::Min));
   const int64_t flagRegisters = 2 * (accWords + (heavyCombine ? 1 : 0));
@@ -709,7 +710,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   if (tiles.sharedBytes > arch.maxDynamicSharedBytes)
     return false;
   // As many blocks an SM as threads, shared memory and the registers a thread needs allow.
-  const bool wide = dtypeSize(accumulatorType(spec.op, spec.in)) == 8 || spec.op == ScanOp::LogSumExp;
+  const bool wide = accBytes == 8 || spec.op == ScanOp::LogSumExp;
   const int64_t minRegisters = wide ? ColumnPolicy::kTilesMinRegistersWide : ColumnPolicy::kTilesMinRegisters;
   const int64_t fit = std::max<int64_t>(
       1, std::min({int64_t(arch.maxThreadsPerSm / tiles.threads),
@@ -717,7 +718,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
                    policy::kRegistersPerSm / (int64_t(tiles.threads) * minRegisters)}));
   tiles.minBlocksPerSm = pick(tuning.occupancy, int(fit));
   const int64_t count = g.numLines() * ceilDiv(g.scan.size, tiles.rowsPerChunk);
-  tiles.grid = std::min<int64_t>(count, pick(tuning.blocks, int(ColumnPolicy::kTilesSms * fit)));
+  tiles.grid = std::min<int64_t>(count, pick(tuning.blocks, int(policy::kTimedSms * fit)));
   plan = tiles;
   return true;
 }

@@ -9,6 +9,10 @@
 
 namespace scanjit::policy {
 
+// SMs of the GPUs the sm_90 policy was timed on (H100 and H200): grids of
+// blocks that loop over tiles by ticket are sized by it.
+inline constexpr int kTimedSms = 132;
+
 struct RowPolicy {
   static constexpr int kThreads = 256;        // block size for rows longer than a tile
   static constexpr int kBytesPerThread = 32;  // input bytes a thread holds per tile
@@ -92,7 +96,7 @@ struct LookbackPolicy {
   // -> 0.023, f32[67108864] 0.198 -> 0.195, [64,4194304] 0.742 -> 0.742;
   // 264 was faster still below 16M elements but lost 2% on f32[8,16777216]
   // and [64,4194304]; BENCHMARKS.md).
-  static constexpr int kMaxBlocks = 528;
+  static constexpr int kMaxBlocks = 4 * kTimedSms;
   // Sums and products of 32-byte register tiles of 4-byte accumulators (f32)
   // fit in 40 registers: three blocks an SM, each with three stages, and the
   // same 512-tile window read by every warp, a tile a lane. The block's
@@ -427,7 +431,6 @@ struct ColumnPolicy {
   // columns); 8-byte accumulators and log-sum-exp's combine need more.
   static constexpr int kTilesMinRegisters = 80;
   static constexpr int kTilesMinRegistersWide = 128;
-  static constexpr int kTilesSms = 132; // the grid: this many SMs' resident blocks (H100/H200)
 };
 
 struct StridedPolicy {

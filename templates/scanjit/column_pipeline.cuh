@@ -130,10 +130,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // Edges plans: the start of the tensors' last 16-byte words, which are
   // not bulk-copied (copy_run_as_words), and a stage row's place in its
   // first word.
-  const long long in_span = (L - 1) * Scan::kIn + (C - 1) * P::Inner::kIn + P::Lines::in_span(lines);
-  const long long mask_span = (L - 1) * Scan::kMask + (C - 1) * P::Inner::kMask + P::Lines::mask_span(lines);
-  const u64 in_safe_end = reinterpret_cast<u64>(in + in_span + 1) & ~u64(15);
-  const u64 mask_safe_end = reinterpret_cast<u64>(mask + mask_span + 1) & ~u64(15);
+  const ColumnLastWords<P> last_words(in, mask, lines);
   // (The low 4 bits of an address: 32-bit arithmetic suffices.)
   const unsigned in_at = unsigned(reinterpret_cast<u64>(in + o.in));
   const unsigned mask_at = unsigned(reinterpret_cast<u64>(mask + o.mask));
@@ -165,10 +162,10 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       const u8 *keep = mask + o.mask + row * Index(Scan::kMask);
       if (Plan::kEdges) {
         copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src, unsigned(panel_elems),
-                                             in_safe_end, &st.full[s]);
+                                             last_words.in, &st.full[s]);
         if (P::kMask)
           copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
-                                               mask_safe_end, &st.full[s]);
+                                               last_words.mask, &st.full[s]);
       } else {
         bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src,
                                                unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);

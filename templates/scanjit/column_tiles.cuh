@@ -88,11 +88,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   const long long tiles = lines * Tiles::kTilesPerLine;
   LookbackWorkspace<Acc> ws(workspace, tiles * C);
 
-  // The tensors' last 16-byte words, which are not bulk-copied.
-  const long long in_span = (L - 1) * Scan::kIn + (C - 1) + P::Lines::in_span(lines);
-  const long long mask_span = (L - 1) * Scan::kMask + (C - 1) + P::Lines::mask_span(lines);
-  const u64 in_safe_end = reinterpret_cast<u64>(in + in_span + 1) & ~u64(15);
-  const u64 mask_safe_end = reinterpret_cast<u64>(mask + mask_span + 1) & ~u64(15);
+  const ColumnLastWords<P> last_words(in, mask, lines);
 
   // Tile `id`: its line's offsets, its first row in memory order and its rows.
   struct Place {
@@ -129,11 +125,11 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
     st.ring.item[s] = id;
     const In *src = in + p.o.in + p.first * Index(C);
     st.lead[s][0] = (unsigned char)(reinterpret_cast<u64>(src) & 15);
-    copy_run_as_words<Plan::kEvictFirst>(st.in[s], src, unsigned(p.rows * C), in_safe_end, &st.ring.full[s]);
+    copy_run_as_words<Plan::kEvictFirst>(st.in[s], src, unsigned(p.rows * C), last_words.in, &st.ring.full[s]);
     if constexpr (P::kMask) {
       const u8 *keep = mask + p.o.mask + p.first * Index(C);
       st.lead[s][1] = (unsigned char)(reinterpret_cast<u64>(keep) & 15);
-      copy_run_as_words<Plan::kEvictFirst>(st.mask[s], keep, unsigned(p.rows * C), mask_safe_end, &st.ring.full[s]);
+      copy_run_as_words<Plan::kEvictFirst>(st.mask[s], keep, unsigned(p.rows * C), last_words.mask, &st.ring.full[s]);
     }
     mbarrier_arrive(&st.ring.full[s]);
   };

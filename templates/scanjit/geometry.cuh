@@ -87,4 +87,20 @@ __device__ __forceinline__ Offsets<Index> line_offsets(Index line) {
   return o;
 }
 
+// The start of the last 16-byte word of a column problem's input and mask
+// (a scan of P::kLength rows of P::Inner::kSize columns on `lines` lines):
+// bulk copies stop there, since a tensor's last word may end its
+// allocation, and copy_run_as_words copies the elements past it itself.
+template <class P> struct ColumnLastWords {
+  u64 in, mask;
+  __device__ __forceinline__ ColumnLastWords(const typename P::In *in_, const u8 *mask_, long long lines) {
+    const long long in_span =
+        (P::kLength - 1) * P::Scan::kIn + (P::Inner::kSize - 1) * P::Inner::kIn + P::Lines::in_span(lines);
+    const long long mask_span =
+        (P::kLength - 1) * P::Scan::kMask + (P::Inner::kSize - 1) * P::Inner::kMask + P::Lines::mask_span(lines);
+    in = reinterpret_cast<u64>(in_ + in_span + 1) & ~u64(15);
+    mask = reinterpret_cast<u64>(mask_ + mask_span + 1) & ~u64(15);
+  }
+};
+
 } // namespace scanjit
