@@ -130,6 +130,21 @@ const Case kCases[] = {
     {"cliffs", "max i16[16384,4097] dim=1"},
     {"cliffs", "min bf16[4194304,4] dim=0 reverse"},
     {"cliffs", "max f64[8388608,2] dim=0"},
+    // Where random draws of 16M-128M elements missed most (BENCHMARKS.md,
+    // twenty-sixth pass), each beside an aligned neighbour: 2-byte short
+    // rows (segmented, staged), wide 2-byte column panels, 2-byte look-back.
+    {"cliffs", "sum f16[86975,296] dim=1"},
+    {"cliffs", "sum f16[86975,295] dim=1"},
+    {"cliffs", "sum bf16[293952,210] dim=1 reverse", 1},
+    {"cliffs", "sum bf16[261871,326] dim=1 mask", 1},
+    {"cliffs", "max bf16[100000,333] dim=1"},
+    {"cliffs", "sum bf16[21648,3696] dim=0 mask reverse"},
+    {"cliffs", "sum bf16[21648,3697] dim=0 mask reverse"},
+    {"cliffs", "sum f16[36521,917] dim=0 mask reverse", 3},
+    {"cliffs", "sum f64[501898,258] dim=0", 3},
+    {"cliffs", "sum bf16[3,6520244] dim=1 mask", 2},
+    {"cliffs", "sum bf16[28053728] dim=0"},
+    {"cliffs", "sum bf16[28053728] dim=0", 1},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
