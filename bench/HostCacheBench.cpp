@@ -61,6 +61,7 @@ struct FamilySpec {
 const FamilySpec kFamilySpecs[] = {
     {"row", "sum f32[32768,8192] dim=1"}, // (the seed's 32768-float rows are look-back tiles)
     {"look-back", "sum f32[16777216] dim=0"},
+    {"look-back, held shares", "sum f32[4194304] dim=0"},
     {"column", "sum f32[4096,4096] dim=0"},
     {"column, max f16", "max f16[4096,4096] dim=0"},
     {"column, tiles of whole rows", "sum f32[4194304,20] dim=0"},

@@ -42,6 +42,7 @@ struct Plan {
   static constexpr int kGroups = {{groups}};
   static constexpr int kPieces = {{pieces}};
   static constexpr bool kWholeRows = {{whole_rows}};
+  static constexpr bool kHeldShares = {{held_shares}};
   static constexpr bool kEvictFirst = {{evict_first}};
   static constexpr bool kWarpRows = {{warp_rows}};
   static constexpr bool kEdges = {{edges}};
@@ -190,6 +191,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"workspace_per_batch", std::to_string(workspaceBytesForLines(spec, plan, linesPerBatch(plan)))},
       {"pieces", std::to_string(plan.pieces)},
       {"whole_rows", boolText(plan.wholeRows)},
+      {"held_shares", boolText(plan.heldShares)},
       {"stages", std::to_string(plan.stages)},
       {"groups", std::to_string(plan.groups)},
       {"evict_first", boolText(plan.evictFirst)},

@@ -56,6 +56,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     if (!forClass)
       os << " workspace=" << p.workspaceBytes;
   }
+  if (family == KernelFamily::RowLookback && p.heldShares)
+    os << " held_shares=1";
   if (family == KernelFamily::RowLookback && p.lookbackWarps > 1)
     os << " lookback_warps=" << p.lookbackWarps;
   if (family == KernelFamily::Column && p.groups > 1)

@@ -57,6 +57,7 @@ struct KernelPlan {
   int groups = 1;           // threads sharing each column, each scanning a slice of a stage's rows (column pipeline)
   int pieces = 1;           // blocks along each panel's scan, chained by published totals (column pipeline)
   bool wholeRows = false;   // column family: tiles of rowsPerChunk whole contiguous rows, chained by look-back (column_tiles.cuh)
+  bool heldShares = false;  // row_lookback: each block holds its share of the tiles at once and looks back once (lookback_shares.cuh)
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   bool edges = false;       // staged data may lie off the 16-byte grid: tiles on each row's grid, edges copied apart (or dense spans)

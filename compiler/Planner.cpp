@@ -287,6 +287,37 @@ int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
                      : policy::kMaxGrid;
 }
 
+// A middle-sized 1-D scan whose tiles all fit the SMs' shared memory at
+// once: each block holds its share of `tiles` in its stages from the start
+// and looks back once, for the totals of every block before it
+// (lookback_shares.cuh). `plain`: contiguous tiles of one row, unpacked.
+void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                    int64_t tiles, bool plain) {
+  using policy::LookbackPolicy;
+  if (!arch.bulkCopy || !plain || plan.stages == 0 || plan.edges || !plan.geometry.lines.empty() ||
+      spec.op == ScanOp::LogSumExp || tuning.heldShares == 0)
+    return;
+  const int64_t blocks = std::min<int64_t>(pick(tuning.blocks, LookbackPolicy::kSharesBlocks), tiles);
+  const int64_t share = ceilDiv(tiles, blocks);
+  const int perSm = int(ceilDiv(blocks, policy::kTimedSms));
+  const int64_t budget = std::min(arch.maxDynamicSharedBytes, arch.sharedBytesPerSm / perSm) -
+                         LookbackPolicy::kSharesStaticReserveBytes;
+  KernelPlan held = plan;
+  held.stages = int(share);
+  held.sharedBytes = pipelineSharedBytes(spec, held);
+  const bool policyChoice = share >= LookbackPolicy::kSharesMinTiles && held.sharedBytes <= budget;
+  if (!(tuning.heldShares == 1 ? held.sharedBytes <= budget : policyChoice))
+    return;
+  held.heldShares = true;
+  held.grid = ceilDiv(tiles, share);
+  held.minBlocksPerSm = perSm;
+  // The window reaches every block before the last: no inclusive prefix is
+  // ever waited for.
+  held.lookbackWarps = int(std::min<int64_t>(held.threads / 32, ceilDiv(held.grid, 32)));
+  held.lookbackPerLane = int(ceilDiv(held.grid, 32 * int64_t(held.lookbackWarps)));
+  plan = held;
+}
+
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
 // Packed narrow columns (plan.packedLanes, set by the caller) are one
 // contiguous row of items of that many elements, on the 16-byte grid
@@ -369,6 +400,8 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(plan.threads) * items);
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
+  planHeldShares(arch, spec, tuning, plan, rows * gridTilesPerRow(spec, plan, int64_t(plan.threads) * items),
+                 contiguousRows && !spans && lanes == 1);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {

@@ -97,6 +97,17 @@ struct LookbackPolicy {
   // 264 was faster still below 16M elements but lost 2% on f32[8,16777216]
   // and [64,4194304]; BENCHMARKS.md).
   static constexpr int kMaxBlocks = 4 * kTimedSms;
+  // Held shares (1-D scans whose tiles all fit the SMs' shared memory): two
+  // blocks an SM, each holding at least kSharesMinTiles tiles (three: its
+  // results leave through their stages); the reserve is the blocks' static
+  // shared memory (the look-back's and the scan's). H100, ratio to copy,
+  // tile by tile -> a block an SM -> two: f32[4194304] 1.43 / 1.43 / 1.33,
+  // f16[8388608] 1.64 / 1.58 / 1.36, masked bf16[4194304] 1.75 / 1.70 /
+  // 1.63; shares of two tiles lost (f32[2097152] 1.51 / 1.52 / 1.81;
+  // BENCHMARKS.md).
+  static constexpr int kSharesBlocks = 2 * kTimedSms;
+  static constexpr int kSharesMinTiles = 3;
+  static constexpr int kSharesStaticReserveBytes = 4 * 1024;
   // Sums and products of 32-byte register tiles of 4-byte accumulators (f32)
   // fit in 40 registers: three blocks an SM, each with three stages, and the
   // same 512-tile window read by every warp, a tile a lane. The block's

@@ -1,9 +1,10 @@
 // Row look-back family: picks the kernel for the plan (lookback_scan.cuh,
-// lookback_lanes.cuh, packed_lanes.cuh).
+// lookback_shares.cuh, lookback_lanes.cuh, packed_lanes.cuh).
 #pragma once
 
 #include "scanjit/lookback_lanes.cuh"
 #include "scanjit/lookback_scan.cuh"
+#include "scanjit/lookback_shares.cuh"
 #include "scanjit/packed_lanes.cuh"
 
 namespace scanjit {
@@ -34,7 +35,9 @@ __device__ __forceinline__ void lookback_scan_unpacked(const void *in_, const u8
   static_assert(Plan::kStages == 0 || SpanStaged<P>::value ||
                     (P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1)),
                 "stages hold contiguous rows, or the dense spans of lines at a small stride");
-  if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && SpanStaged<P>::value)
+  if constexpr (Plan::kHeldShares && Plan::kStages > 0 && SCANJIT_BULK_COPY)
+    lookback_scan_held_shares<P, Plan>(in, mask, out, ws, sh, tiles);
+  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && SpanStaged<P>::value)
     lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
     lookback_scan_grid<P, Plan>(in, mask, out, ws, sh, tiles);

@@ -112,8 +112,8 @@ TEST(Api, PrepareOnceLaunchManyOnAStream) {
   driver()->cuStreamDestroy(stream);
 }
 
-// Kernels that chain blocks through a workspace (look-back, column pieces,
-// tiles of whole rows)
+// Kernels that chain blocks through a workspace (look-back, held shares,
+// column pieces, tiles of whole rows)
 // get it zeroed once per stream, and each launch must leave it ready for
 // the next (no memset between): the input changes between launches, so a
 // ticket or a value left by the launch before would show in the results.
@@ -126,6 +126,8 @@ TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
   for (const Case &c : {Case{2, 300000, "sum f32[2,300000] dim=1 reverse", "family=row_lookback"},
                         // 5 tiles: as many blocks as tiles, each past the last at once.
                         Case{1, 20000, "sum f32[1,20000] dim=1 exclusive", "family=row_lookback"},
+                        // Held shares: two tickets a block, the last resetting the counter.
+                        Case{1, 4194304, "sum f32[1,4194304] dim=1 exclusive", " held_shares=1"},
                         Case{3000, 256, "sum f32[3000,256] dim=0 exclusive", " pieces="},
                         // Tiles of whole rows: 16 for as many blocks; 167 for 132.
                         Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " whole_rows=1"},

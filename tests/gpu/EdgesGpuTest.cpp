@@ -189,6 +189,39 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2), offsets(3, 1, 0)});
 }
 
+TEST(Edges, MiddleSizedScansHoldTheirShares) {
+  SCANJIT_REQUIRE_GPU();
+  // 1-D scans whose tiles all fit the SMs' shared memory: each block holds
+  // its share in its stages and looks back once (lookback_shares.cuh).
+  // Shares of 3 to 8 tiles, a short last tile, a last block with stages
+  // left empty, every op but log-sum-exp, every flag; outputs on and off
+  // the input's grid, and an input a whole word in. Each case runs twice
+  // (the second launch finds the ticket counter reset by the first) and
+  // must match bit for bit.
+  const std::vector<std::string> specs = {
+      "sum f32[4194304] dim=0",          "sum f32[3000004] dim=0 reverse exclusive",
+      "max bf16[4194304] dim=0 mask",    "min f16[5000000] dim=0 reverse",
+      "prod f64[2097152] dim=0 mask reverse exclusive", "min i32[4194304] dim=0 exclusive",
+      "sum f16[8388608] dim=0 exclusive", "max u8[6000000] dim=0",
+      "sum f32[4194304] dim=0 mask reverse", "sum bf16[12000000] dim=0",
+  };
+  auto expectHeld = [](const std::string &spec) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
+    EXPECT_TRUE(plan.heldShares) << spec;
+  };
+  for (const std::string &spec : specs)
+    expectHeld(spec);
+  expectCasesPass(specs, {offsets(0, 0, 1), offsets(16, 16, 0)});
+  // Shares of one or two tiles (tuned): results leave from registers.
+  ScopedTuning held("held_shares=1,blocks=128");
+  const std::vector<std::string> small = {"sum f32[1048576] dim=0 mask", "max f32[400000] dim=0 reverse exclusive"};
+  for (const std::string &spec : small)
+    expectHeld(spec);
+  expectCasesPass(small, {offsets(0, 0, 1)});
+}
+
 TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   SCANJIT_REQUIRE_GPU();
   // Rows of at most 16 bytes: each column a line of the look-back, a block

@@ -206,6 +206,43 @@ TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
   EXPECT_EQ(plan("sum f32[300,1000,20] dim=1").vector, 2); // 300 panels: no pieces
 }
 
+// Middle-sized 1-D scans whose tiles all fit the SMs' shared memory: two
+// blocks an SM, each holding a share of at least three tiles, one look-back
+// a block with a window over the whole grid (LookbackPolicy::kShares*).
+TEST(Planner, MiddleSized1DScansHoldTheirShares) {
+  KernelPlan p = plan("sum f32[4194304] dim=0"); // 1024 tiles of 4096
+  EXPECT_EQ(p.family, KernelFamily::RowLookback);
+  EXPECT_TRUE(p.heldShares);
+  EXPECT_EQ(p.stages, 4);
+  EXPECT_EQ(p.grid, 256);
+  EXPECT_EQ(p.minBlocksPerSm, 2);
+  EXPECT_GE(int64_t(32) * p.lookbackWarps * p.lookbackPerLane, p.grid - 1) << "a window over every earlier block";
+  EXPECT_NE(p.toString().find(" held_shares=1"), std::string::npos) << p.toString();
+  EXPECT_LE(p.sharedBytes, 110 * 1024);
+  KernelPlan half = plan("sum f16[8388608] dim=0");
+  EXPECT_TRUE(half.heldShares);
+  EXPECT_EQ(half.stages, 6);
+  EXPECT_TRUE(plan("max bf16[4194304] dim=0 mask").heldShares);
+  EXPECT_TRUE(plan("prod f64[2097152] dim=0 reverse exclusive").heldShares);
+  // Shares of fewer than three tiles, tiles that do not fit, rows off the
+  // grid, lines, log-sum-exp, no bulk copies, or tuned off: the look-back
+  // tile by tile.
+  EXPECT_FALSE(plan("sum f32[2097152] dim=0").heldShares);
+  EXPECT_FALSE(plan("sum f32[8388608] dim=0").heldShares);
+  EXPECT_FALSE(plan("sum f32[6000000] dim=0 mask").heldShares);
+  EXPECT_FALSE(plan("sum f32[4194303] dim=0").heldShares);
+  EXPECT_FALSE(plan("sum f32[2,4194304] dim=1").heldShares);
+  EXPECT_FALSE(plan("logsumexp f32[4194304] dim=0").heldShares);
+  EXPECT_FALSE(plan("sum i32[4194304] dim=0").heldShares); // i64 results: a share's stages do not fit
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304] dim=0"), {}, Target{80}).heldShares);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304] dim=0"), *parsePlanTuning("held_shares=0")).heldShares);
+  // Tuned on, a share may be a single tile.
+  KernelPlan tuned = planKernel(mustParse("sum f32[1048576] dim=0"), *parsePlanTuning("held_shares=1,blocks=128"));
+  EXPECT_TRUE(tuned.heldShares);
+  EXPECT_EQ(tuned.stages, 2);
+  EXPECT_EQ(tuned.grid, 128);
+}
+
 // Tall panels of contiguous rows: tiles of whole rows, one bulk copy each,
 // chained by look-back (ColumnPolicy::kTiles*, column_tiles.cuh).
 TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
@@ -579,7 +616,7 @@ TEST(PlanTuning, ParsesKnownKeysAndRejectsTheRestByName) {
   ASSERT_TRUE(static_cast<bool>(occupancy));
   EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), *occupancy).minBlocksPerSm, 1);
   for (const char *bad : {"threads=500", "items=0", "items=x", "warps=4", "unroll=33", "threads", "occupancy=9",
-                          "groups=0", "groups=33", "evict_first=2", "evict_first=-1", "whole_rows=2",
+                          "groups=0", "groups=33", "evict_first=2", "evict_first=-1", "whole_rows=2", "held_shares=2",
                           "tile_rows=0"}) {
     auto e = parsePlanTuning(bad);
     ASSERT_FALSE(static_cast<bool>(e)) << bad;
