@@ -397,11 +397,11 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) > arch.l2Bytes;
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
-  plan.grid = rows * gridTilesPerRow(spec, plan, int64_t(plan.threads) * items);
+  const int64_t tiles = rows * gridTilesPerRow(spec, plan, int64_t(plan.threads) * items);
+  plan.grid = tiles;
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
-  planHeldShares(arch, spec, tuning, plan, rows * gridTilesPerRow(spec, plan, int64_t(plan.threads) * items),
-                 contiguousRows && !spans && lanes == 1);
+  planHeldShares(arch, spec, tuning, plan, tiles, contiguousRows && !spans && lanes == 1);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {

@@ -370,6 +370,23 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
   }
 }
 
+// This thread's results of tile `at`, whose input stage `stage` held:
+// through the stage where the pipeline can stage its output, else from
+// registers at the output's stride.
+template <class P, class Plan, class Pipe>
+__device__ __forceinline__ void lookback_store_tile(Pipe &pipe, int stage, typename P::Out *out,
+                                                    const LookbackTilePlace<P, Plan> &at, bool out_on_grid,
+                                                    const typename P::Acc (&r)[Plan::kItems]) {
+  typedef typename P::Index Index;
+  if constexpr (Pipe::kCanStageOutput) {
+    pipe.store_through_stage(stage, out + at.o.out + at.start, at.elems(), out_on_grid, r);
+  } else {
+    const Index start = at.start + Index(threadIdx.x) * Plan::kItems;
+    store_converted<P, Plan::kItems, P::Scan::kOut>(out + at.o.out + start * Index(P::Scan::kOut),
+                                                    Index(P::kLength) - start, r);
+  }
+}
+
 // Tiles in ticket order through a ring of shared-memory stages filled by
 // the bulk copy engine: thread 0 takes a ticket for a stage one issue
 // before it issues its copy, so each block has several tiles in flight.
@@ -400,7 +417,6 @@ template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
                                                         LookbackShared<P, Plan> &sh, long long tiles) {
-  typedef typename P::Index Index;
   typedef typename P::Acc Acc;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   typedef LookbackStages<P, Plan> Pipe;
@@ -468,14 +484,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       Acc r[I];
       const bool no_heads[I] = {};
       agent.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), no_heads, r);
-      const int a_stage = int((q + S - 1) % S);
-      if constexpr (staged) {
-        pipe.store_through_stage(a_stage, out + at_a.o.out + at_a.start, at_a.elems(), out_on_grid, r);
-      } else {
-        const Index start = at_a.start + Index(threadIdx.x) * I;
-        store_converted<P, I, P::Scan::kOut>(out + at_a.o.out + start * Index(P::Scan::kOut), Index(P::kLength) - start,
-                                             r);
-      }
+      lookback_store_tile<P, Plan>(pipe, int((q + S - 1) % S), out, at_a, out_on_grid, r);
     }
     if (b < 0) {
       pipe.drain_stores();

@@ -90,12 +90,7 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
     pipe.template load_lifted<I>(s, int(threadIdx.x) * I, at.elems(), x);
     const bool no_heads[I] = {};
     agent.consume(x, no_heads, r, source);
-    if constexpr (Pipe::kCanStageOutput) {
-      pipe.store_through_stage(s, out + at.o.out + at.start, at.elems(), out_on_grid, r);
-    } else {
-      const typename P::Index start = at.start + typename P::Index(threadIdx.x) * I;
-      store_converted<P, I, 1>(out + at.o.out + start, typename P::Index(P::kLength) - start, r);
-    }
+    lookback_store_tile<P, Plan>(pipe, s, out, at, out_on_grid, r);
   }
   pipe.drain_stores();
   // Every block takes a second ticket; the launch's last (the grid's second

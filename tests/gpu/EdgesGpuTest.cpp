@@ -28,6 +28,14 @@ void expectEdgesPlan(const std::string &spec, KernelFamily family) {
   EXPECT_EQ(plan.family, family) << spec;
 }
 
+// The plan of `spec` is of `family` and has `flag` set (wholeRows, heldShares).
+void expectPlanWith(const std::string &spec, KernelFamily family, bool KernelPlan::*flag) {
+  KernelPlan plan;
+  ASSERT_TRUE(planOf(spec, plan));
+  EXPECT_EQ(plan.family, family) << spec;
+  EXPECT_TRUE(plan.*flag) << spec;
+}
+
 // The plan of each spec is the look-back's, loaded by each thread (no stages).
 void expectUnstagedLookback(const std::string &spec) {
   KernelPlan plan;
@@ -180,12 +188,8 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,80] dim=0 mask",
       "sum f32[257,40] dim=0 mask exclusive",  "sum bf16[3,1000,72] dim=1",
   };
-  for (const std::string &spec : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
-    EXPECT_TRUE(plan.wholeRows) << spec;
-  }
+  for (const std::string &spec : specs)
+    expectPlanWith(spec, KernelFamily::Column, &KernelPlan::wholeRows);
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2), offsets(3, 1, 0)});
 }
 
@@ -205,20 +209,14 @@ TEST(Edges, MiddleSizedScansHoldTheirShares) {
       "sum f16[8388608] dim=0 exclusive", "max u8[6000000] dim=0",
       "sum f32[4194304] dim=0 mask reverse", "sum bf16[12000000] dim=0",
   };
-  auto expectHeld = [](const std::string &spec) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
-    EXPECT_TRUE(plan.heldShares) << spec;
-  };
   for (const std::string &spec : specs)
-    expectHeld(spec);
+    expectPlanWith(spec, KernelFamily::RowLookback, &KernelPlan::heldShares);
   expectCasesPass(specs, {offsets(0, 0, 1), offsets(16, 16, 0)});
   // Shares of one or two tiles (tuned): results leave from registers.
   ScopedTuning held("held_shares=1,blocks=128");
   const std::vector<std::string> small = {"sum f32[1048576] dim=0 mask", "max f32[400000] dim=0 reverse exclusive"};
   for (const std::string &spec : small)
-    expectHeld(spec);
+    expectPlanWith(spec, KernelFamily::RowLookback, &KernelPlan::heldShares);
   expectCasesPass(small, {offsets(0, 0, 1)});
 }
 
