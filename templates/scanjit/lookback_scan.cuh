@@ -58,6 +58,8 @@ template <class P, class Plan> __host__ __device__ constexpr long long lookback_
 // takes exactly tiles + gridDim.x tickets: the block that draws the last
 // one knows every other block is done with the counter, and readies the
 // header for the next launch. Tickets are tiles, as if zeroed each launch.
+// (Held shares take one ticket a block and count the blocks that end in
+// the counter's high word: end_block.)
 template <class Acc> struct LookbackWorkspace {
   unsigned long long *counter;
   unsigned *launches;
@@ -112,13 +114,32 @@ template <class Acc> struct LookbackWorkspace {
   // Thread 0, on drawing a ticket past the last tile: the launch's very last
   // ticket resets the counter and counts the launch (twice is harmless).
   __device__ __forceinline__ void finish(long long ticket, long long tiles) const {
-    if (ticket != tiles + gridDim.x - 1)
-      return;
-    *reinterpret_cast<volatile unsigned long long *>(counter) = 0;
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(launches), "r"(tag) : "memory");
+    if (ticket == tiles + gridDim.x - 1)
+      reset();
   }
+  // Thread 0 of a block that takes one ticket (its low word) and no more:
+  // at the block's end, it counts the block as ended in the counter's high
+  // word, and the grid's last to end resets the header. (A second ticket
+  // from the low word would not do: where the grid outnumbers the resident
+  // blocks, or another kernel holds some SMs, a block ends before others
+  // start, and its second ticket would be one of their shares.)
+  __device__ __forceinline__ void end_block() const {
+    const unsigned long long seen = atomicAdd(counter, 1ULL << 32);
+    if ((seen >> 32) == gridDim.x - 1ULL)
+      reset();
+  }
+  // The low word of a ticket drawn by a block that takes one (end_block).
+  __device__ __forceinline__ static long long block_ticket(long long ticket) { return ticket & 0xffffffffLL; }
   __device__ __forceinline__ void publish(FlaggedValue<Acc> *at, Acc v) const {
     store_flagged(at, FlaggedValue<Acc>::of(v, tag));
+  }
+
+private:
+  // Every block is done with the counter: zero it for the next launch, then
+  // count this one (its tag).
+  __device__ __forceinline__ void reset() const {
+    *reinterpret_cast<volatile unsigned long long *>(counter) = 0;
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(launches), "r"(tag) : "memory");
   }
 };
 

@@ -37,7 +37,7 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   pipe.init();
   ws.begin_shared(sh.id, sh.tag); // (its block barrier follows the stages' init)
-  const long long share = sh.id;
+  const long long share = LookbackWorkspace<Acc>::block_ticket(sh.id);
   if (threadIdx.x == 0) {
     const typename Pipe::MaskItem *masks = reinterpret_cast<const typename Pipe::MaskItem *>(mask);
     for (int s = 0; s < S; ++s) {
@@ -93,10 +93,9 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
     lookback_store_tile<P, Plan>(pipe, s, out, at, out_on_grid, r);
   }
   pipe.drain_stores();
-  // Every block takes a second ticket; the launch's last (the grid's second
-  // round) resets the counter for the next launch (LookbackWorkspace).
+  // The grid's last block to end resets the counter for the next launch.
   if (threadIdx.x == 0)
-    ws.finish(ws.next(), gridDim.x);
+    ws.end_block();
 }
 
 } // namespace scanjit

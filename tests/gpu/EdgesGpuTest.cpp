@@ -220,6 +220,23 @@ TEST(Edges, MiddleSizedScansHoldTheirShares) {
   expectCasesPass(small, {offsets(0, 0, 1)});
 }
 
+TEST(Edges, HeldSharesOutnumberingTheResidentBlocks) {
+  SCANJIT_REQUIRE_GPU();
+  // A grid of 1024 shares of one tile, four blocks an SM at most (512
+  // threads each): early blocks end before late ones start, and the late
+  // ones must still find their own shares (LookbackWorkspace::end_block).
+  // Each case runs twice: the second launch finds the header reset.
+  ScopedTuning held("held_shares=1,blocks=1024");
+  const std::vector<std::string> specs = {"sum f32[4194304] dim=0 mask", "max f32[4194304] dim=0 reverse exclusive"};
+  for (const std::string &spec : specs) {
+    expectPlanWith(spec, KernelFamily::RowLookback, &KernelPlan::heldShares);
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_GT(plan.grid, 4 * 132) << spec << ": the grid must outnumber an H100's or H200's resident blocks";
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0)});
+}
+
 TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   SCANJIT_REQUIRE_GPU();
   // Rows of at most 16 bytes: each column a line of the look-back, a block
