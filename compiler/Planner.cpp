@@ -287,19 +287,27 @@ int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
                      : policy::kMaxGrid;
 }
 
-// A middle-sized 1-D scan whose tiles all fit the SMs' shared memory at
-// once: each block holds its share of `tiles` in its stages from the start
-// and looks back once, for the totals of every block before it
-// (lookback_shares.cuh). `plain`: contiguous tiles of one row, unpacked.
+// A middle-sized scan of a few contiguous rows whose tiles all fit the SMs'
+// shared memory at once: each row's tiles are cut into shares of
+// consecutive tiles, a block each, held in its stages from the start; a
+// block looks back once, for the totals of every block before it in its row
+// (lookback_shares.cuh). `plain`: contiguous tiles, unpacked.
 void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
-                    int64_t tiles, bool plain) {
+                    int64_t rows, int64_t tilesPerRow, bool plain) {
   using policy::LookbackPolicy;
-  if (!arch.bulkCopy || !plain || plan.stages == 0 || plan.edges || !plan.geometry.lines.empty() ||
+  if (!arch.bulkCopy || !plain || plan.stages == 0 || plan.edges || rows > LookbackPolicy::kSharesMaxRows ||
       spec.op == ScanOp::LogSumExp || tuning.heldShares == 0)
     return;
-  const int64_t blocks = std::min<int64_t>(pick(tuning.blocks, LookbackPolicy::kSharesBlocks), tiles);
-  const int64_t share = ceilDiv(tiles, blocks);
-  const int perSm = int(ceilDiv(blocks, policy::kTimedSms));
+  // Shares are sized by the exact count, so that the grid is resident at
+  // once: sized by the count's power-of-two class, a class's larger counts
+  // ran in two waves (f32[5,1048576] mask 1.52 of copy, against 1.26 sized
+  // exactly and 1.40 tile by tile; H100, BENCHMARKS.md). The batch stays a
+  // launch argument: the kernel's code depends on the share, not the count,
+  // so counts whose shares come out alike share a kernel.
+  const int64_t blocks = pick(tuning.blocks, LookbackPolicy::kSharesBlocks);
+  const int64_t share = ceilDiv(tilesPerRow, std::clamp<int64_t>(blocks / rows, 1, tilesPerRow));
+  const int64_t sharesPerRow = ceilDiv(tilesPerRow, share);
+  const int perSm = int(ceilDiv(std::min(blocks, rows * sharesPerRow), policy::kTimedSms));
   const int64_t budget = std::min(arch.maxDynamicSharedBytes, arch.sharedBytesPerSm / perSm) -
                          LookbackPolicy::kSharesStaticReserveBytes;
   KernelPlan held = plan;
@@ -309,12 +317,12 @@ void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuni
   if (!(tuning.heldShares == 1 ? held.sharedBytes <= budget : policyChoice))
     return;
   held.heldShares = true;
-  held.grid = ceilDiv(tiles, share);
+  held.grid = rows * sharesPerRow;
   held.minBlocksPerSm = perSm;
-  // The window reaches every block before the last: no inclusive prefix is
-  // ever waited for.
-  held.lookbackWarps = int(std::min<int64_t>(held.threads / 32, ceilDiv(held.grid, 32)));
-  held.lookbackPerLane = int(ceilDiv(held.grid, 32 * int64_t(held.lookbackWarps)));
+  // The window reaches every block before the last of a row: no inclusive
+  // prefix is ever waited for.
+  held.lookbackWarps = int(std::min<int64_t>(held.threads / 32, ceilDiv(sharesPerRow, 32)));
+  held.lookbackPerLane = int(ceilDiv(sharesPerRow, 32 * int64_t(held.lookbackWarps)));
   plan = held;
 }
 
@@ -397,11 +405,11 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) > arch.l2Bytes;
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
-  const int64_t tiles = rows * gridTilesPerRow(spec, plan, int64_t(plan.threads) * items);
-  plan.grid = tiles;
+  const int64_t tilesPerRow = gridTilesPerRow(spec, plan, int64_t(plan.threads) * items);
+  plan.grid = rows * tilesPerRow;
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
-  planHeldShares(arch, spec, tuning, plan, tiles, contiguousRows && !spans && lanes == 1);
+  planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {

@@ -107,6 +107,7 @@ struct LookbackPolicy {
   // BENCHMARKS.md).
   static constexpr int kSharesBlocks = 2 * kTimedSms;
   static constexpr int kSharesMinTiles = 3;
+  static constexpr int kSharesMaxRows = 64; // (more rows: a share would be most of a row)
   static constexpr int kSharesStaticReserveBytes = 4 * 1024;
   // Sums and products of 32-byte register tiles of 4-byte accumulators (f32)
   // fit in 40 registers: three blocks an SM, each with three stages, and the

@@ -1,12 +1,14 @@
-// Held shares (held_shares=1 in the plan): a middle-sized 1-D scan whose
-// tiles all fit the SMs' shared memory at once. Block b takes the b-th
-// share of kStages consecutive tiles (its ticket) and bulk-copies all of
-// them into its stages at its start. It totals the share as the copies
-// land, publishes the total, and takes its prefix from the totals of every
-// block before it: the window reaches them all (the planner sizes it to the
-// grid), so no block waits on a chain of inclusive prefixes, only on its
-// predecessors' copies. It then scans its tiles from the stages, carrying
-// from tile to tile, and stores each through its stage.
+// Held shares (held_shares=1 in the plan): a middle-sized scan of a few
+// contiguous rows whose tiles all fit the SMs' shared memory at once. Each
+// row's tiles are cut into shares of kStages consecutive tiles (the last
+// may be shorter); block b takes the b-th share (its ticket, row-major) and
+// bulk-copies all of its tiles into its stages at its start. It totals the
+// share as the copies land, publishes the total, and takes its prefix from
+// the totals of every block before it in its row: the window reaches them
+// all (the planner sizes it to a row's shares), so no block waits on a
+// chain of inclusive prefixes, only on its predecessors' copies. It then
+// scans its tiles from the stages, carrying from tile to tile, and stores
+// each through its stage.
 //
 // One look-back a block, instead of one a tile on the path of every tile:
 // f32[4194304] is 1024 tiles, and its tile-by-tile look-back ran 1.53x copy
@@ -32,17 +34,19 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
   constexpr int S = Plan::kStages, I = Plan::kItems, T = Plan::kThreads;
   typedef TilePipeline<P, S, T * I, Plan::kEvictFirst> Pipe;
   typedef LookbackWindowOf<P, Plan> Window;
-  static_assert(P::Lines::count(1) == 1 && !P::Lines::kRuntimeBatch, "one row: its shares are the blocks");
   static_assert(!IsPlainLogSumExp<M>::value, "log-sum-exp keeps the tile-by-tile look-back");
+  constexpr long long kSharesPerRow = (Place::kTilesPerRow + S - 1) / S;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   pipe.init();
   ws.begin_shared(sh.id, sh.tag); // (its block barrier follows the stages' init)
   const long long share = LookbackWorkspace<Acc>::block_ticket(sh.id);
+  const long long row = share / kSharesPerRow, first_share = row * kSharesPerRow;
+  const long long step = (share - first_share) * S; // the share's first tile in its row
   if (threadIdx.x == 0) {
     const typename Pipe::MaskItem *masks = reinterpret_cast<const typename Pipe::MaskItem *>(mask);
     for (int s = 0; s < S; ++s) {
-      const long long id = share * S + s;
-      if (id < tiles) {
+      const long long id = row * Place::kTilesPerRow + step + s;
+      if (step + s < Place::kTilesPerRow && id < tiles) { // (the grid is the rows' shares)
         const Place at(id);
         pipe.issue(s, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
       } else {
@@ -69,7 +73,7 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
   block_exclusive_scan<M, false, T>(mine, sh.storage, buffer, total);
   if (threadIdx.x == 0)
     ws.publish(ws.aggregate + share, total);
-  Window window(ws, share, 0, int(threadIdx.x));
+  Window window(ws, share, first_share, int(threadIdx.x));
   if (threadIdx.x < Window::kReaders)
     window.load();
   RunningPrefix<M> source;

@@ -128,6 +128,7 @@ TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
                         Case{1, 20000, "sum f32[1,20000] dim=1 exclusive", "family=row_lookback"},
                         // Held shares: two tickets a block, the last resetting the counter.
                         Case{1, 4194304, "sum f32[1,4194304] dim=1 exclusive", " held_shares=1"},
+                        Case{4, 1000000, "sum f32[4,1000000] dim=1 reverse", " held_shares=1"},
                         Case{3000, 256, "sum f32[3000,256] dim=0 exclusive", " pieces="},
                         // Tiles of whole rows: 16 for as many blocks; 167 for 132.
                         Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " whole_rows=1"},

@@ -195,9 +195,10 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
 
 TEST(Edges, MiddleSizedScansHoldTheirShares) {
   SCANJIT_REQUIRE_GPU();
-  // 1-D scans whose tiles all fit the SMs' shared memory: each block holds
-  // its share in its stages and looks back once (lookback_shares.cuh).
-  // Shares of 3 to 8 tiles, a short last tile, a last block with stages
+  // Scans of a few rows whose tiles all fit the SMs' shared memory: each
+  // block holds its share of a row in its stages and looks back once
+  // (lookback_shares.cuh). 1-D and 2 to 48 rows, shares of 3 to 8 tiles, a
+  // short last tile, a row's short last share, a last block with stages
   // left empty, every op but log-sum-exp, every flag; outputs on and off
   // the input's grid, and an input a whole word in. Each case runs twice
   // (the second launch finds the ticket counter reset by the first) and
@@ -208,6 +209,11 @@ TEST(Edges, MiddleSizedScansHoldTheirShares) {
       "prod f64[2097152] dim=0 mask reverse exclusive", "min i32[4194304] dim=0 exclusive",
       "sum f16[8388608] dim=0 exclusive", "max u8[6000000] dim=0",
       "sum f32[4194304] dim=0 mask reverse", "sum bf16[12000000] dim=0",
+      "sum f32[4,1000000] dim=1 mask reverse", "max bf16[16,524288] dim=1 exclusive",
+      "prod f64[4,524288] dim=1 mask",   "sum f32[2,2097152] dim=1 reverse exclusive",
+      "sum f32[5,1048576] dim=1 mask",   "sum f32[3,1000004] dim=1 exclusive",
+      // 40 and 48 rows in shares of 5 tiles: one kernel, two grids.
+      "sum f32[40,100000] dim=1 mask",   "sum f32[48,100000] dim=1 mask",
   };
   for (const std::string &spec : specs)
     expectPlanWith(spec, KernelFamily::RowLookback, &KernelPlan::heldShares);

@@ -206,10 +206,11 @@ TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
   EXPECT_EQ(plan("sum f32[300,1000,20] dim=1").vector, 2); // 300 panels: no pieces
 }
 
-// Middle-sized 1-D scans whose tiles all fit the SMs' shared memory: two
-// blocks an SM, each holding a share of at least three tiles, one look-back
-// a block with a window over the whole grid (LookbackPolicy::kShares*).
-TEST(Planner, MiddleSized1DScansHoldTheirShares) {
+// Middle-sized scans of a few rows whose tiles all fit the SMs' shared
+// memory: two blocks an SM, each holding a share of at least three tiles of
+// a row, one look-back a block with a window over the row's shares
+// (LookbackPolicy::kShares*).
+TEST(Planner, MiddleSizedScansHoldTheirShares) {
   KernelPlan p = plan("sum f32[4194304] dim=0"); // 1024 tiles of 4096
   EXPECT_EQ(p.family, KernelFamily::RowLookback);
   EXPECT_TRUE(p.heldShares);
@@ -224,6 +225,23 @@ TEST(Planner, MiddleSized1DScansHoldTheirShares) {
   EXPECT_EQ(half.stages, 6);
   EXPECT_TRUE(plan("max bf16[4194304] dim=0 mask").heldShares);
   EXPECT_TRUE(plan("prod f64[2097152] dim=0 reverse exclusive").heldShares);
+  // A few rows: shares sized by the row count's class, a row's last share
+  // shorter (245 tiles a row in shares of 4).
+  KernelPlan rows = plan("sum f32[4,1000000] dim=1 mask reverse");
+  EXPECT_TRUE(rows.heldShares);
+  EXPECT_EQ(rows.stages, 4);
+  EXPECT_EQ(rows.grid, 4 * 62);
+  EXPECT_GE(32 * rows.lookbackWarps * rows.lookbackPerLane, 62 - 1) << "a window over every earlier share of a row";
+  // Shares sized by the exact count, the grid resident at once: 5 rows of
+  // 245 tiles in 49 shares of 5. Counts whose shares come out alike share
+  // a kernel (the batch is a launch argument).
+  KernelPlan five = plan("sum f32[5,1000000] dim=1");
+  EXPECT_TRUE(five.heldShares);
+  EXPECT_EQ(five.stages, 5);
+  EXPECT_EQ(five.grid, 5 * 49);
+  EXPECT_TRUE(five.runtimeBatch);
+  EXPECT_EQ(plan("sum f32[40,100000] dim=1").classText(), plan("sum f32[48,100000] dim=1").classText()); // shares of 5
+  EXPECT_TRUE(plan("max bf16[16,524288] dim=1 exclusive").heldShares);
   // Shares of fewer than three tiles, tiles that do not fit, rows off the
   // grid, lines, log-sum-exp, no bulk copies, or tuned off: the look-back
   // tile by tile.
@@ -231,7 +249,8 @@ TEST(Planner, MiddleSized1DScansHoldTheirShares) {
   EXPECT_FALSE(plan("sum f32[8388608] dim=0").heldShares);
   EXPECT_FALSE(plan("sum f32[6000000] dim=0 mask").heldShares);
   EXPECT_FALSE(plan("sum f32[4194303] dim=0").heldShares);
-  EXPECT_FALSE(plan("sum f32[2,4194304] dim=1").heldShares);
+  EXPECT_FALSE(plan("sum f32[65,65536] dim=1").heldShares);       // past kSharesMaxRows
+  EXPECT_FALSE(plan("sum f32[2,1000004] dim=1").heldShares); // shares of two tiles
   EXPECT_FALSE(plan("logsumexp f32[4194304] dim=0").heldShares);
   EXPECT_FALSE(plan("sum i32[4194304] dim=0").heldShares); // i64 results: a share's stages do not fit
   EXPECT_FALSE(planKernel(mustParse("sum f32[4194304] dim=0"), {}, Target{80}).heldShares);
