@@ -149,12 +149,6 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
 // Tall panels of a few columns: at most 2048 pieces a panel (ColumnPolicy::
 // kMaxPieces), each longer than the stages, so it streams its rows twice;
 // at most 32 columns take a column a thread in panels of 32 (kFewColumns).
-// SCANJIT_PLAN_TUNE for one scope.
-struct ScopedTuning {
-  explicit ScopedTuning(const char *tuning) { setenv("SCANJIT_PLAN_TUNE", tuning, 1); }
-  ~ScopedTuning() { unsetenv("SCANJIT_PLAN_TUNE"); }
-};
-
 TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
   SCANJIT_REQUIRE_GPU();
   // (Contiguous rows of 17 or more columns take tiles of whole rows: the

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <string>
 
 namespace scanjit::gpu_testing {
@@ -59,5 +61,12 @@ void expectCasesPass(const std::vector<std::string> &specs, const std::vector<Ca
 
 /// The plan `text` gets, under the current tuning (SCANJIT_PLAN_TUNE).
 ::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan);
+
+// SCANJIT_PLAN_TUNE (compiler/PlanTuning.h) for one scope: a kernel the
+// policy would not pick for the spec.
+struct ScopedTuning {
+  explicit ScopedTuning(const char *tuning) { setenv("SCANJIT_PLAN_TUNE", tuning, 1); }
+  ~ScopedTuning() { unsetenv("SCANJIT_PLAN_TUNE"); }
+};
 
 } // namespace scanjit::gpu_testing
