@@ -291,11 +291,12 @@ int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
 // shared memory at once: each row's tiles are cut into shares of
 // consecutive tiles, a block each, held in its stages from the start; a
 // block looks back once, for the totals of every block before it in its row
-// (lookback_shares.cuh). `plain`: contiguous tiles, unpacked.
+// (lookback_shares.cuh). `plain`: contiguous tiles, unpacked; rows off the
+// 16-byte grid (edges) hold tiles on the input's grid.
 void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
                     int64_t rows, int64_t tilesPerRow, bool plain) {
   using policy::LookbackPolicy;
-  if (!arch.bulkCopy || !plain || plan.stages == 0 || plan.edges || rows > LookbackPolicy::kSharesMaxRows ||
+  if (!arch.bulkCopy || !plain || plan.stages == 0 || rows > LookbackPolicy::kSharesMaxRows ||
       spec.op == ScanOp::LogSumExp || tuning.heldShares == 0)
     return;
   // Shares are sized by the exact count, so that the grid is resident at
@@ -313,7 +314,8 @@ void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuni
   KernelPlan held = plan;
   held.stages = int(share);
   held.sharedBytes = pipelineSharedBytes(spec, held);
-  const bool policyChoice = share >= LookbackPolicy::kSharesMinTiles && held.sharedBytes <= budget;
+  const bool policyChoice = share >= LookbackPolicy::kSharesMinTiles && held.sharedBytes <= budget &&
+                            (!plan.edges || dtypeSize(spec.in) <= LookbackPolicy::kSharesEdgesMaxInBytes);
   if (!(tuning.heldShares == 1 ? held.sharedBytes <= budget : policyChoice))
     return;
   held.heldShares = true;

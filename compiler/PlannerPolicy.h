@@ -109,6 +109,12 @@ struct LookbackPolicy {
   static constexpr int kSharesMinTiles = 3;
   static constexpr int kSharesMaxRows = 64; // (more rows: a share would be most of a row)
   static constexpr int kSharesStaticReserveBytes = 4 * 1024;
+  // Rows off the 16-byte grid hold their shares only for elements of at
+  // most 2 bytes: bf16[10000001] reverse 0.0255 -> 0.0215 ms, f16[12000001]
+  // 0.0305 -> 0.0275, masked u8[6000001] 0.022 -> 0.0205; 4- and 8-byte
+  // rows gained nothing or lost (f32[5000001] two elements in 0.0235 ->
+  // 0.026, f32[3,1000003] mask 0.018 -> 0.0195; H100, BENCHMARKS.md).
+  static constexpr int kSharesEdgesMaxInBytes = 2;
   // Sums and products of 32-byte register tiles of 4-byte accumulators (f32)
   // fit in 40 registers: three blocks an SM, each with three stages, and the
   // same 512-tile window read by every warp, a tile a lane. The block's

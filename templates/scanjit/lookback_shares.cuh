@@ -8,7 +8,8 @@
 // all (the planner sizes it to a row's shares), so no block waits on a
 // chain of inclusive prefixes, only on its predecessors' copies. It then
 // scans its tiles from the stages, carrying from tile to tile, and stores
-// each through its stage.
+// each through its stage. Rows off the 16-byte grid (edges plans) hold
+// tiles on the input's grid (HeldStages).
 //
 // One look-back a block, instead of one a tile on the path of every tile:
 // f32[4194304] is 1024 tiles, and its tile-by-tile look-back ran 1.53x copy
@@ -24,46 +25,108 @@
 
 namespace scanjit {
 
+// A held kernel's stages and where its tiles lie: on the row's own start
+// (TilePipeline), or, for rows off the 16-byte grid (edges plans), on the
+// input's grid, the lanes of warp 0 copying each tile's edges
+// (GridPipeline). Tile `id` < 0 is none.
+template <class P, class Plan, bool kEdges = Plan::kEdges> struct HeldStages {
+  typedef LookbackTilePlace<P, Plan> Place;
+  typedef TilePipeline<P, Plan::kStages, Plan::kThreads * Plan::kItems, Plan::kEvictFirst> Pipe;
+  Pipe &pipe;
+  const typename P::In *in;
+  const u8 *mask;
+  typename P::Out *out;
+  bool out_on_grid;
+  __device__ __forceinline__ HeldStages(const typename P::In *in_, const u8 *mask_, typename P::Out *out_)
+      : pipe(dynamic_stages<Pipe, Plan>()), in(in_), mask(mask_), out(out_), out_on_grid(aligned16(out_)) {}
+  // Every lane of warp 0 (thread 0 issues).
+  __device__ __forceinline__ void issue(int s, long long id) {
+    if (threadIdx.x != 0)
+      return;
+    if (id < 0) {
+      pipe.issue_end(s);
+      return;
+    }
+    const Place at(id);
+    pipe.issue(s, id, in + at.o.in + at.start,
+               reinterpret_cast<const typename Pipe::MaskItem *>(mask) + at.o.mask + at.start, at.elems());
+  }
+  __device__ __forceinline__ void load(int s, long long id, typename P::Acc (&x)[Plan::kItems]) const {
+    pipe.template load_lifted<Plan::kItems>(s, int(threadIdx.x) * Plan::kItems, Place(id).elems(), x);
+  }
+  __device__ __forceinline__ void store(int s, long long id, const typename P::Acc (&r)[Plan::kItems]) {
+    lookback_store_tile<P, Plan>(pipe, s, out, Place(id), out_on_grid, r);
+  }
+};
+
+template <class P, class Plan> struct HeldStages<P, Plan, true> {
+  typedef LookbackGridPlace<P, Plan> Place;
+  typedef GridPipeline<P, Plan::kStages, Plan::kThreads * Plan::kItems, Plan::kEvictFirst> Pipe;
+  static constexpr int I = Plan::kItems;
+  Pipe &pipe;
+  const typename P::In *in;
+  const u8 *mask;
+  typename P::Out *out;
+  __device__ __forceinline__ HeldStages(const typename P::In *in_, const u8 *mask_, typename P::Out *out_)
+      : pipe(dynamic_stages<Pipe, Plan>()), in(in_), mask(mask_), out(out_) {}
+  // Every lane of warp 0 (each copies at most an element of the edges).
+  __device__ __forceinline__ void issue(int s, long long id) {
+    if (id < 0) {
+      pipe.complete(s, pipe.issue_end(s));
+      return;
+    }
+    const Place at(id, in);
+    pipe.complete(s, pipe.issue(s, id, in + at.o.in + at.t.first, mask + at.o.mask + at.t.first, at.t));
+  }
+  __device__ __forceinline__ void load(int s, long long id, typename P::Acc (&x)[I]) const {
+    const Place at(id, in);
+    pipe.template load_lifted<I>(s, int(threadIdx.x) * I, at.t, Pipe::mask_shift(mask + at.o.mask + at.t.first), x);
+  }
+  __device__ __forceinline__ void store(int s, long long id, const typename P::Acc (&r)[I]) {
+    const Place at(id, in);
+    typename P::Out *out0 = out + at.o.out + at.t.first;
+    if constexpr (Pipe::kCanStageOutput) {
+      pipe.store_through_stage(s, out0, at.t, r);
+    } else {
+      const int first = int(threadIdx.x) * I;
+      store_converted_in<P, I>(out0 + first, at.t.lo - first, at.t.hi - first, r);
+    }
+  }
+};
+
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *in, const u8 *mask,
                                                           typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
                                                           LookbackShared<P, Plan> &sh, long long tiles) {
   typedef typename P::Acc Acc;
   typedef typename LookbackShared<P, Plan>::M M;
-  typedef LookbackTilePlace<P, Plan> Place;
+  typedef HeldStages<P, Plan> Stages;
   constexpr int S = Plan::kStages, I = Plan::kItems, T = Plan::kThreads;
-  typedef TilePipeline<P, S, T * I, Plan::kEvictFirst> Pipe;
+  constexpr long long kTilesPerRow = Stages::Place::kTilesPerRow;
   typedef LookbackWindowOf<P, Plan> Window;
   static_assert(!IsPlainLogSumExp<M>::value, "log-sum-exp keeps the tile-by-tile look-back");
-  constexpr long long kSharesPerRow = (Place::kTilesPerRow + S - 1) / S;
-  Pipe &pipe = dynamic_stages<Pipe, Plan>();
-  pipe.init();
+  constexpr long long kSharesPerRow = (kTilesPerRow + S - 1) / S;
+  Stages stages(in, mask, out);
+  stages.pipe.init();
   ws.begin_shared(sh.id, sh.tag); // (its block barrier follows the stages' init)
   const long long share = LookbackWorkspace<Acc>::block_ticket(sh.id);
   const long long row = share / kSharesPerRow, first_share = row * kSharesPerRow;
   const long long step = (share - first_share) * S; // the share's first tile in its row
-  if (threadIdx.x == 0) {
-    const typename Pipe::MaskItem *masks = reinterpret_cast<const typename Pipe::MaskItem *>(mask);
+  if (threadIdx.x < 32)
     for (int s = 0; s < S; ++s) {
-      const long long id = row * Place::kTilesPerRow + step + s;
-      if (step + s < Place::kTilesPerRow && id < tiles) { // (the grid is the rows' shares)
-        const Place at(id);
-        pipe.issue(s, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
-      } else {
-        pipe.issue_end(s);
-      }
+      const long long id = row * kTilesPerRow + step + s;
+      stages.issue(s, step + s < kTilesPerRow && id < tiles ? id : -1); // (the grid is the rows' shares)
     }
-  }
 
   // The share's total, tile by tile as the copies land.
   Acc mine = M::identity();
 #pragma unroll 1
   for (int s = 0; s < S; ++s) {
-    const long long id = pipe.wait(s, 0);
+    const long long id = stages.pipe.wait(s, 0);
     if (id < 0)
       break;
     Acc x[I];
-    pipe.template load_lifted<I>(s, int(threadIdx.x) * I, Place(id).elems(), x);
+    stages.load(s, id, x);
 #pragma unroll
     for (int j = 0; j < I; ++j)
       mine = M::combine(mine, x[j]);
@@ -83,20 +146,18 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
   // through its own stage once its block barrier has passed (no stage is
   // refilled).
   LookbackAgent<P, Plan> agent(sh.storage);
-  const bool out_on_grid = aligned16(out);
 #pragma unroll 1
   for (int s = 0; s < S; ++s) {
-    const long long id = pipe.wait(s, 0);
+    const long long id = stages.pipe.wait(s, 0);
     if (id < 0)
       break;
-    const Place at(id);
     Acc x[I], r[I];
-    pipe.template load_lifted<I>(s, int(threadIdx.x) * I, at.elems(), x);
+    stages.load(s, id, x);
     const bool no_heads[I] = {};
     agent.consume(x, no_heads, r, source);
-    lookback_store_tile<P, Plan>(pipe, s, out, at, out_on_grid, r);
+    stages.store(s, id, r);
   }
-  pipe.drain_stores();
+  stages.pipe.drain_stores();
   // The grid's last block to end resets the counter for the next launch.
   if (threadIdx.x == 0)
     ws.end_block();

@@ -212,6 +212,26 @@ TEST(Edges, MiddleSizedScansHoldTheirShares) {
   for (const std::string &spec : specs)
     expectPlanWith(spec, KernelFamily::RowLookback, &KernelPlan::heldShares);
   expectCasesPass(specs, {offsets(0, 0, 1), offsets(16, 16, 0)});
+  // Rows off the 16-byte grid (odd lengths; pointers a few elements in,
+  // which take the off-grid plan): tiles on the input's grid, the edges
+  // copied by warp 0's lanes, a row's spare last tile empty. 2- and 1-byte
+  // elements by the policy, 4- and 8-byte ones tuned.
+  auto expectHeldEdges = [](const std::vector<std::string> &specs) {
+    for (const std::string &spec : specs) {
+      expectEdgesPlan(spec, KernelFamily::RowLookback);
+      expectPlanWith(spec, KernelFamily::RowLookback, &KernelPlan::heldShares);
+    }
+    expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2), offsets(3, 1, 0)});
+  };
+  expectHeldEdges({"sum bf16[10000001] dim=0 reverse", "max f16[4,2097151] dim=1 exclusive",
+                   "max u8[6000001] dim=0 mask", "sum f16[40,200001] dim=1 mask reverse"});
+  expectCasesPass({"sum bf16[4,2097152] dim=1 reverse exclusive", "min f16[8388608] dim=0 mask"},
+                  {offsets(1, 2, 0), offsets(3, 0, 3)});
+  {
+    ScopedTuning held("held_shares=1");
+    expectHeldEdges({"sum f32[4194303] dim=0", "sum f32[3,1000003] dim=1 mask",
+                     "prod f64[2097151] dim=0 mask reverse exclusive", "min i32[4194301] dim=0 exclusive"});
+  }
   // Shares of one or two tiles (tuned): results leave from registers.
   ScopedTuning held("held_shares=1,blocks=128");
   const std::vector<std::string> small = {"sum f32[1048576] dim=0 mask", "max f32[400000] dim=0 reverse exclusive"};

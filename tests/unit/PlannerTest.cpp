@@ -242,13 +242,21 @@ TEST(Planner, MiddleSizedScansHoldTheirShares) {
   EXPECT_TRUE(five.runtimeBatch);
   EXPECT_EQ(plan("sum f32[40,100000] dim=1").classText(), plan("sum f32[48,100000] dim=1").classText()); // shares of 5
   EXPECT_TRUE(plan("max bf16[16,524288] dim=1 exclusive").heldShares);
-  // Shares of fewer than three tiles, tiles that do not fit, rows off the
-  // grid, lines, log-sum-exp, no bulk copies, or tuned off: the look-back
-  // tile by tile.
+  // Rows off the 16-byte grid of elements of at most 2 bytes hold tiles on
+  // the input's grid: odd lengths, and pointers a few elements in (the
+  // off-grid plan). 4- and 8-byte ones go tile by tile (tuned: held).
+  KernelPlan odd = plan("sum bf16[10000001] dim=0 reverse");
+  EXPECT_TRUE(odd.heldShares && odd.edges);
+  KernelPlan in = planKernel(mustParse("max u8[6000000] dim=0 mask"), *parsePlanTuning("off_grid=1"));
+  EXPECT_TRUE(in.heldShares && in.edges);
+  EXPECT_FALSE(plan("sum f32[4194303] dim=0").heldShares);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304] dim=0"), *parsePlanTuning("off_grid=1")).heldShares);
+  EXPECT_TRUE(planKernel(mustParse("sum f32[4194303] dim=0"), *parsePlanTuning("held_shares=1")).heldShares);
+  // Shares of fewer than three tiles, tiles that do not fit, lines,
+  // log-sum-exp, no bulk copies, or tuned off: the look-back tile by tile.
   EXPECT_FALSE(plan("sum f32[2097152] dim=0").heldShares);
   EXPECT_FALSE(plan("sum f32[8388608] dim=0").heldShares);
   EXPECT_FALSE(plan("sum f32[6000000] dim=0 mask").heldShares);
-  EXPECT_FALSE(plan("sum f32[4194303] dim=0").heldShares);
   EXPECT_FALSE(plan("sum f32[65,65536] dim=1").heldShares);       // past kSharesMaxRows
   EXPECT_FALSE(plan("sum f32[2,1000004] dim=1").heldShares); // shares of two tiles
   EXPECT_FALSE(plan("logsumexp f32[4194304] dim=0").heldShares);
