@@ -209,7 +209,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
   }
 
   // Results may leave through their stage when a stage can wait a tile for
-  // its refill (three or more).
+  // its refill (three or more); held shares, which refill none, always may.
   static constexpr bool kCanStageOutput = kStages >= 3;
 
   // Output through a stage that has been read: each warp writes its

@@ -392,14 +392,14 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
 }
 
 // This thread's results of tile `at`, whose input stage `stage` held:
-// through the stage where the pipeline can stage its output, else from
-// registers at the output's stride.
-template <class P, class Plan, class Pipe>
+// through the stage where the pipeline can stage its output (kStaged), else
+// from registers at the output's stride.
+template <class P, class Plan, class Pipe, bool kStaged = Pipe::kCanStageOutput>
 __device__ __forceinline__ void lookback_store_tile(Pipe &pipe, int stage, typename P::Out *out,
                                                     const LookbackTilePlace<P, Plan> &at, bool out_on_grid,
                                                     const typename P::Acc (&r)[Plan::kItems]) {
   typedef typename P::Index Index;
-  if constexpr (Pipe::kCanStageOutput) {
+  if constexpr (kStaged) {
     pipe.store_through_stage(stage, out + at.o.out + at.start, at.elems(), out_on_grid, r);
   } else {
     const Index start = at.start + Index(threadIdx.x) * Plan::kItems;

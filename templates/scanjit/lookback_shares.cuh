@@ -55,7 +55,7 @@ template <class P, class Plan, bool kEdges = Plan::kEdges> struct HeldStages {
     pipe.template load_lifted<Plan::kItems>(s, int(threadIdx.x) * Plan::kItems, Place(id).elems(), x);
   }
   __device__ __forceinline__ void store(int s, long long id, const typename P::Acc (&r)[Plan::kItems]) {
-    lookback_store_tile<P, Plan>(pipe, s, out, Place(id), out_on_grid, r);
+    lookback_store_tile<P, Plan, Pipe, Pipe::kOutputFitsStages>(pipe, s, out, Place(id), out_on_grid, r);
   }
 };
 
@@ -84,13 +84,7 @@ template <class P, class Plan> struct HeldStages<P, Plan, true> {
   }
   __device__ __forceinline__ void store(int s, long long id, const typename P::Acc (&r)[I]) {
     const Place at(id, in);
-    typename P::Out *out0 = out + at.o.out + at.t.first;
-    if constexpr (Pipe::kCanStageOutput) {
-      pipe.store_through_stage(s, out0, at.t, r);
-    } else {
-      const int first = int(threadIdx.x) * I;
-      store_converted_in<P, I>(out0 + first, at.t.lo - first, at.t.hi - first, r);
-    }
+    pipe.store_through_stage(s, out + at.o.out + at.t.first, at.t, r);
   }
 };
 

@@ -97,12 +97,13 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
     }
   }
 
-  // Results may leave through their stage when a stage can wait a tile for
-  // its refill (three or more) and output tiles lie a whole number of
-  // 16-byte words apart (where the output pointer lies is the launch's).
-  static constexpr bool kCanStageOutput =
-      kStages >= 3 && (P::kLength * sizeof(typename P::Out)) % 16 == 0 &&
-      P::Lines::out_strides_in_words(sizeof(typename P::Out));
+  // Results may leave through their stage when output tiles lie a whole
+  // number of 16-byte words apart (where the output pointer lies is the
+  // launch's): always where no stage is refilled (held shares), and in a
+  // ring when a stage can wait a tile for its refill (three or more).
+  static constexpr bool kOutputFitsStages =
+      (P::kLength * sizeof(typename P::Out)) % 16 == 0 && P::Lines::out_strides_in_words(sizeof(typename P::Out));
+  static constexpr bool kCanStageOutput = kStages >= 3 && kOutputFitsStages;
 
   // Output through a stage that has been read: each warp writes its
   // threads' results (a contiguous run of 32 x kItems elements), converted,
