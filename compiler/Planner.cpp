@@ -634,10 +634,24 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // Masked sums and products of 4-byte elements: blocks of 128 and two
   // stages, as if so tuned (ColumnPolicy::kMaskedThreads).
   PlanTuning tuning = policyTuning;
+  // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
+  // whole words that hold them, each landing at its own place in its word.
+  const bool edges =
+      tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
   if (spec.mask && cheapCombine(spec) && dtypeSize(spec.in) == 4 &&
       dtypeSize(accumulatorType(spec.op, spec.in)) == 4) {
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kMaskedThreads);
     tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kMaskedStages);
+  }
+  // Sums and products of 4- and 8-byte elements in 8-byte accumulators
+  // (f64; i32 summed in i64): a column a thread, four threads to a column,
+  // blocks of 256 — but not unmasked rows off the grid
+  // (ColumnPolicy::kEightByteSums*).
+  if (cheapCombine(spec) && dtypeSize(spec.in) >= 4 && dtypeSize(accumulatorType(spec.op, spec.in)) == 8 &&
+      (spec.mask || !edges)) {
+    tuning.vector = pick(tuning.vector, 1);
+    tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kEightByteSumsGroups);
+    tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kEightByteSumsThreads);
   }
   // Log-sum-exp: a column a thread, and two threads to a column where its
   // accumulator is a float (ColumnPolicy::kLogSumExpVector, kLogSumExpFloatGroups).
@@ -655,10 +669,6 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kFewColumnsGroups);
     tuning.vector = pick(tuning.vector, 1);
   }
-  // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
-  // whole words that hold them, each landing at its own place in its word.
-  const bool edges =
-      tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
   const int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
   int threads = tuning.threads;
   if (!fitColumnStages(arch, spec, tuning, plan, edges, groups, threads))

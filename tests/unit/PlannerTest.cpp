@@ -485,10 +485,18 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(plan("sum f32[64,150,256] dim=1").groups, 4); // no pieces: the policy's four
   EXPECT_EQ(plan("max f32[16,4096,256] dim=1").groups, 4); // a costlier combine: four
   EXPECT_EQ(plan("sum f32[3000,256] dim=0").pieces, 21); // 63 stages of 48 rows
-  // f64 totals take 16 bytes each (21 stages of 48 rows: 7 pieces).
+  // f64 sums: a column a thread, four threads to a column, blocks of 256;
+  // totals of 16 bytes each (17 stages of 62 rows: 6 pieces of 3).
   KernelPlan f64 = pipeline("sum f64[8,1000,64] dim=1");
-  EXPECT_EQ(f64.pieces, 7);
-  EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 6 * 64 * 16);
+  EXPECT_EQ(f64.threads, 256);
+  EXPECT_EQ(f64.vector, 1);
+  EXPECT_EQ(f64.groups, 4);
+  EXPECT_EQ(f64.pieces, 6);
+  EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 5 * 64 * 16);
+  // ... but not unmasked rows off the grid, nor 2-byte integers summed in i64.
+  EXPECT_EQ(planKernel(mustParse("sum f64[501898,258] dim=0"), *parsePlanTuning("off_grid=1")).vector, 2);
+  EXPECT_EQ(planKernel(mustParse("prod f64[300000,300] dim=0 mask"), *parsePlanTuning("off_grid=1")).vector, 1);
+  EXPECT_NE(plan("sum i16[8192,8192] dim=0").threads, 256);
   // A tuned count, cut the same way (none empty) and never more than the stages.
   KernelPlan tuned = planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("whole_rows=0,pieces=7"));
   EXPECT_EQ(tuned.pieces, 7); // 63 stages: 9 a piece
