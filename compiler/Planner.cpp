@@ -643,12 +643,10 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kMaskedThreads);
     tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kMaskedStages);
   }
-  // Sums and products of 4- and 8-byte elements in 8-byte accumulators
-  // (f64; i32 summed in i64): a column a thread, four threads to a column,
-  // blocks of 256 — but not unmasked rows off the grid
+  // Sums and products of 8-byte elements (f64): a column a thread, four
+  // threads to a column, blocks of 256 — but not unmasked rows off the grid
   // (ColumnPolicy::kEightByteSums*).
-  if (cheapCombine(spec) && dtypeSize(spec.in) >= 4 && dtypeSize(accumulatorType(spec.op, spec.in)) == 8 &&
-      (spec.mask || !edges)) {
+  if (cheapCombine(spec) && dtypeSize(spec.in) == 8 && (spec.mask || !edges)) {
     tuning.vector = pick(tuning.vector, 1);
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kEightByteSumsGroups);
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kEightByteSumsThreads);

@@ -345,16 +345,16 @@ struct ColumnPolicy {
   // 1.14 -> 1.05; max f16 lost 1.52 -> 1.59 and keeps the panels; not where
   // the wider panels bring pieces: Planner.cpp; BENCHMARKS.md).
   static constexpr int kPipelineThreadsTwoByteSums = 256;
-  // Sums and products of 8-byte accumulators take a column a thread, four
+  // Sums and products of 8-byte elements take a column a thread, four
   // threads to a column, in blocks of 256 (panels of 64), not the pieces'
-  // two columns a thread in blocks of 64 (H100, ms, two rounds alike:
-  // f64[8192,8192] dim=0 0.472 -> 0.376, f64[65536,2048] mask 1.024 ->
-  // 0.807, prod f64[300000,300] mask (off the grid) 0.998 -> 0.670,
-  // f64[501898,258] 1.13 -> 1.03, f64[100000,512] 0.335 -> 0.295, i32 in
-  // i64 [200000,1000] 0.978 -> 0.903, f64[4096,4096] reverse exclusive
-  // 0.110 -> 0.107, f64[1000000,64] 0.550 -> 0.543). Unmasked rows off the
-  // grid keep the policy's (f64[501898,258] three elements in 1.063 ->
-  // 1.10 so; BENCHMARKS.md).
+  // two columns a thread in blocks of 64 (ms, H100 / H200: f64[8192,8192]
+  // dim=0 0.472 -> 0.376 / 0.386 -> 0.307, f64[65536,2048] mask 1.024 ->
+  // 0.807 / 0.883 -> 0.678, prod f64[300000,300] mask (off the grid) 0.998
+  // -> 0.670 / 0.834 -> 0.579, f64[501898,258] 1.13 -> 1.03 / 0.995 ->
+  // 0.865, f64[1000000,64] 0.550 -> 0.543 / 0.441 -> 0.408). Unmasked rows
+  // off the grid keep the policy's (f64[501898,258] three elements in 1.063
+  // -> 1.10 so), and so do i32 sums in i64 (unmasked 0.978 -> 0.903 / 0.764
+  // -> 0.734, but masked 0.509 -> 0.576 on H200; BENCHMARKS.md).
   static constexpr int kEightByteSumsGroups = 4;
   static constexpr int kEightByteSumsThreads = 256;
   // Masked sums and products of 4-byte elements (f32): blocks of 128, two

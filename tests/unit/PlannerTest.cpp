@@ -493,10 +493,11 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(f64.groups, 4);
   EXPECT_EQ(f64.pieces, 6);
   EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 5 * 64 * 16);
-  // ... but not unmasked rows off the grid, nor 2-byte integers summed in i64.
+  // ... but not unmasked rows off the grid, nor integers summed in i64.
   EXPECT_EQ(planKernel(mustParse("sum f64[501898,258] dim=0"), *parsePlanTuning("off_grid=1")).vector, 2);
   EXPECT_EQ(planKernel(mustParse("prod f64[300000,300] dim=0 mask"), *parsePlanTuning("off_grid=1")).vector, 1);
   EXPECT_NE(plan("sum i16[8192,8192] dim=0").threads, 256);
+  EXPECT_EQ(plan("sum i32[65536,2048] dim=0 mask").vector, 2);
   // A tuned count, cut the same way (none empty) and never more than the stages.
   KernelPlan tuned = planKernel(mustParse("sum f32[3,3000,80] dim=1"), *parsePlanTuning("whole_rows=0,pieces=7"));
   EXPECT_EQ(tuned.pieces, 7); // 63 stages: 9 a piece
