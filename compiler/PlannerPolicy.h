@@ -97,9 +97,10 @@ struct LookbackPolicy {
   // 264 was faster still below 16M elements but lost 2% on f32[8,16777216]
   // and [64,4194304]; BENCHMARKS.md).
   static constexpr int kMaxBlocks = 4 * kTimedSms;
-  // Held shares (1-D scans whose tiles all fit the SMs' shared memory): two
-  // blocks an SM, each holding at least kSharesMinTiles tiles (three: its
-  // results leave through their stages); the reserve is the blocks' static
+  // Held shares (1-D and few-row scans whose tiles all fit the SMs' shared
+  // memory): two blocks an SM, each holding at least kSharesMinTiles tiles
+  // (with two, since they also store through their stages, they tie with
+  // the look-back tile by tile); the reserve is the blocks' static
   // shared memory (the look-back's and the scan's). H100, ratio to copy,
   // tile by tile -> a block an SM -> two: f32[4194304] 1.43 / 1.43 / 1.33,
   // f16[8388608] 1.64 / 1.58 / 1.36, masked bf16[4194304] 1.75 / 1.70 /
