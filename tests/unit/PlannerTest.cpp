@@ -210,6 +210,29 @@ TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
 // memory: two blocks an SM, each holding a share of at least three tiles of
 // a row, one look-back a block with a window over the row's shares
 // (LookbackPolicy::kShares*).
+// Every held plan the policy picks, over row counts and lengths on and off
+// the grid, is resident at once (two blocks an SM of an H100 or H200): a
+// block never waits on a share whose block has not started, and the grid
+// is the rows' shares of at least three tiles.
+TEST(Planner, HeldSharesAreResidentAtOnce) {
+  int held = 0;
+  for (int64_t rows : {1, 2, 3, 5, 7, 12, 17, 40, 48, 64})
+    for (int64_t elems : {int64_t(1) << 20, int64_t(3) << 20, int64_t(5000000), int64_t(12000001)})
+      for (const char *type : {"f32", "bf16", "f64", "u8"}) {
+        const int64_t length = std::max<int64_t>(elems / rows, 1);
+        const std::string text = std::string("sum ") + type + "[" + std::to_string(rows) + "," +
+                                 std::to_string(length) + "] dim=1";
+        const KernelPlan p = plan(text);
+        if (!p.heldShares)
+          continue;
+        ++held;
+        EXPECT_LE(p.grid, 2 * 132) << text;
+        EXPECT_GE(p.stages, 3) << text;
+        EXPECT_EQ(p.grid % rows, 0) << text << ": each row has its own shares";
+      }
+  EXPECT_GT(held, 20);
+}
+
 TEST(Planner, MiddleSizedScansHoldTheirShares) {
   KernelPlan p = plan("sum f32[4194304] dim=0"); // 1024 tiles of 4096
   EXPECT_EQ(p.family, KernelFamily::RowLookback);
