@@ -104,31 +104,29 @@ llvm::StringRef opTemplate(ScanOp op) {
   return "?";
 }
 
-// The one family header a kernel needs (NVRTC parses no other family's).
-std::string familyHeader(KernelFamily f, bool indices) {
+// A kernel's family: the one header it includes (NVRTC parses no other
+// family's) and the call its entry makes.
+struct FamilyKernel {
+  const char *header;
+  const char *call;
+};
+FamilyKernel familyKernel(KernelFamily f, bool indices) {
   if (indices)
-    return "scanjit/indexed_scan.cuh";
+    return {"scanjit/indexed_scan.cuh",
+            "scanjit::indexed_strided_scan<Problem, Plan>(in, mask, out, indices, lines)"};
   switch (f) {
-  case KernelFamily::Row: return "scanjit/row_scan.cuh";
-  case KernelFamily::RowSegmented: return "scanjit/segmented_scan.cuh";
-  case KernelFamily::RowLookback: return "scanjit/lookback_kernel.cuh";
-  case KernelFamily::Column: return "scanjit/column_scan.cuh";
-  case KernelFamily::Strided: return "scanjit/strided_scan.cuh";
+  case KernelFamily::Row: return {"scanjit/row_scan.cuh", "scanjit::row_scan<Problem, Plan>(in, mask, out, lines)"};
+  case KernelFamily::RowSegmented:
+    return {"scanjit/segmented_scan.cuh", "scanjit::segmented_scan<Problem, Plan>(in, mask, out, lines)"};
+  case KernelFamily::RowLookback:
+    return {"scanjit/lookback_kernel.cuh", "scanjit::lookback_scan<Problem, Plan>(in, mask, out, workspace, lines)"};
+  case KernelFamily::Column:
+    return {"scanjit/column_scan.cuh", "scanjit::column_scan<Problem, Plan>(in, mask, out, workspace, lines)"};
+  case KernelFamily::Strided:
+    return {"scanjit/strided_scan.cuh", "scanjit::strided_scan<Problem, Plan>(in, mask, out, lines)"};
   case KernelFamily::Empty: break;
   }
-  return "scanjit/kernel.cuh";
-}
-
-std::string familyCall(KernelFamily f) {
-  switch (f) {
-  case KernelFamily::Row: return "scanjit::row_scan<Problem, Plan>(in, mask, out, lines)";
-  case KernelFamily::RowSegmented: return "scanjit::segmented_scan<Problem, Plan>(in, mask, out, lines)";
-  case KernelFamily::RowLookback: return "scanjit::lookback_scan<Problem, Plan>(in, mask, out, workspace, lines)";
-  case KernelFamily::Column: return "scanjit::column_scan<Problem, Plan>(in, mask, out, workspace, lines)";
-  case KernelFamily::Strided: return "scanjit::strided_scan<Problem, Plan>(in, mask, out, lines)";
-  case KernelFamily::Empty: break;
-  }
-  return "?";
+  return {"scanjit/kernel.cuh", "?"};
 }
 
 std::string dimType(const GeometryDim &d) {
@@ -173,6 +171,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
                               "spec '{0}' has no elements: there is no kernel to generate",
                               spec.toString());
   using detail::Substitution;
+  const FamilyKernel family = familyKernel(plan.family, spec.indices);
   const Substitution values[] = {
       {"version", scanjitVersion().str()},
       {"spec", shapeClassText(spec, plan)},
@@ -198,9 +197,8 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"out_size", std::to_string(dtypeSize(spec.out))},
       {"lines_per_batch", std::to_string(linesPerBatch(plan))},
       {"entry", plan.entry},
-      {"family_call", spec.indices ? "scanjit::indexed_strided_scan<Problem, Plan>(in, mask, out, indices, lines)"
-                                   : familyCall(plan.family)},
-      {"family_header", familyHeader(plan.family, spec.indices)},
+      {"family_call", family.call},
+      {"family_header", family.header},
       {"indices_param", spec.indices ? ", long long *__restrict__ indices" : ""},
       {"lookback_per_lane", std::to_string(plan.lookbackPerLane)},
       {"lookback_warps", std::to_string(plan.lookbackWarps)},

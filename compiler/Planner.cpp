@@ -314,9 +314,10 @@ void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuni
   KernelPlan held = plan;
   held.stages = int(share);
   held.sharedBytes = pipelineSharedBytes(spec, held);
-  const bool policyChoice = share >= LookbackPolicy::kSharesMinTiles && held.sharedBytes <= budget &&
+  const bool fits = held.sharedBytes <= budget;
+  const bool policyChoice = fits && share >= LookbackPolicy::kSharesMinTiles &&
                             (!plan.edges || dtypeSize(spec.in) <= LookbackPolicy::kSharesEdgesMaxInBytes);
-  if (!(tuning.heldShares == 1 ? held.sharedBytes <= budget : policyChoice))
+  if (!(tuning.heldShares == 1 ? fits : policyChoice))
     return;
   held.heldShares = true;
   held.grid = rows * sharesPerRow;
@@ -631,13 +632,13 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
 void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &policyTuning,
                       KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
-  // Masked sums and products of 4-byte elements: blocks of 128 and two
-  // stages, as if so tuned (ColumnPolicy::kMaskedThreads).
   PlanTuning tuning = policyTuning;
   // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
   // whole words that hold them, each landing at its own place in its word.
   const bool edges =
       tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
+  // Masked sums and products of 4-byte elements: blocks of 128 and two
+  // stages, as if so tuned (ColumnPolicy::kMaskedThreads).
   if (spec.mask && cheapCombine(spec) && dtypeSize(spec.in) == 4 &&
       dtypeSize(accumulatorType(spec.op, spec.in)) == 4) {
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kMaskedThreads);
