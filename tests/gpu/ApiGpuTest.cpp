@@ -126,7 +126,7 @@ TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
   for (const Case &c : {Case{2, 300000, "sum f32[2,300000] dim=1 reverse", "family=row_lookback"},
                         // 5 tiles: as many blocks as tiles, each past the last at once.
                         Case{1, 20000, "sum f32[1,20000] dim=1 exclusive", "family=row_lookback"},
-                        // Held shares: two tickets a block, the last resetting the counter.
+                        // Held shares: a ticket a block, the last block to end resetting the counter.
                         Case{1, 4194304, "sum f32[1,4194304] dim=1 exclusive", " held_shares=1"},
                         Case{4, 1000000, "sum f32[4,1000000] dim=1 reverse", " held_shares=1"},
                         Case{3000, 256, "sum f32[3000,256] dim=0 exclusive", " pieces="},

@@ -2,22 +2,10 @@
 // they are still served to whoever tunes, so they must be right too.
 #include "GpuHarness.h"
 
-#include <cstdlib>
-
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
 
 namespace {
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *name, const char *value) : name_(name) { setenv(name, value, 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-
-private:
-  const char *name_;
-};
 
 // "<op> <dtype><shape><flags>" for every op, each of `types` and of `flags`,
 // in that order.
@@ -38,7 +26,7 @@ std::vector<std::string> everyOp(std::initializer_list<const char *> types, cons
 // kernel for these specs.
 TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {
   SCANJIT_REQUIRE_GPU();
-  ScopedEnv tune("SCANJIT_PLAN_TUNE", "stages=8");
+  ScopedTuning tune("stages=8");
   std::vector<std::string> specs = everyOp({"f32", "f16", "f64"}, "[6000,48] dim=1",
                                            {"", " mask", " reverse", " exclusive", " mask reverse exclusive"});
   for (const char *s : {"sum i32[6000,48] dim=1 mask", "sum u8[6000,64] dim=1 out=i32 reverse",
@@ -65,7 +53,7 @@ TEST(TunedPlans, LookbackWithOneAndTwoReadingWarpsMatchesTheReference) {
   };
   for (const Case &c : {Case{"lookback_warps=1,lookback=2", 1, "[3,300001]"},
                         Case{"lookback_warps=2,lookback=1", 2, "[3,300007]"}}) {
-    ScopedEnv tune("SCANJIT_PLAN_TUNE", c.tuning);
+    ScopedTuning tune(c.tuning);
     const std::vector<std::string> specs =
         everyOp({"f32", "f64"}, std::string(c.shape) + " dim=1", {"", " mask reverse", " exclusive"});
     for (const std::string &s : specs) {
@@ -90,7 +78,7 @@ TEST(TunedPlans, ColumnPiecesMatchTheReference) {
   };
   // (Whole rows tuned off: these contiguous rows would take tiles of them.)
   for (const Case &c : {Case{"whole_rows=0", "[8,1000,96]"}, Case{"whole_rows=0,pieces=7", "[3,3000,80]"}}) {
-    ScopedEnv tune("SCANJIT_PLAN_TUNE", c.tuning);
+    ScopedTuning tune(c.tuning);
     const std::vector<std::string> specs = everyOp({"f32", "f64", "f16"}, std::string(c.shape) + " dim=1",
                                                    {"", " mask", " reverse exclusive", " mask reverse exclusive"});
     for (const std::string &s : specs) {
@@ -112,7 +100,7 @@ TEST(TunedPlans, ColumnPiecesMatchTheReference) {
 // that found it (line 75 position 1824: 7.84e4, stored as +inf).
 TEST(TunedPlans, F16ProductsPastTheRangeAreInfinite) {
   SCANJIT_REQUIRE_GPU();
-  ScopedEnv tune("SCANJIT_PLAN_TUNE", "whole_rows=0,pieces=7");
+  ScopedTuning tune("whole_rows=0,pieces=7");
   CaseOptions found;
   found.seed = 5675334233726838243ull;
   expectCasePasses("prod f16[3,3000,80] dim=1", found);
