@@ -47,7 +47,7 @@ struct KernelPlan {
   int threads = 0;          // per block
   int items = 1;            // consecutive elements per thread per tile (row/segmented/strided)
   int vector = 1;           // columns per thread (column family)
-  int unroll = 1;           // scan steps loaded ahead (column family)
+  int unroll = 1;           // scan steps loaded ahead (column family; its pipeline: rows read from a stage ahead)
   int64_t rowsPerChunk = 1; // rows per block (segmented family; row family when pipelined)
   int64_t grid = 0;         // blocks to launch (kernels loop if launched with fewer)
   int lookbackPerLane = 0;  // look-back window = 32 * lookbackWarps * this many tiles (row_lookback)

@@ -558,6 +558,19 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 
 // The stages, panels and pieces with `groups` threads to a column; false
 // (and the plan untouched) when not even a row fits a stage.
+// Rows a group of a column pipeline reads from its stage ahead of their
+// scan: its whole slice of `slice` rows (held in registers) where
+// ColumnPolicy::kRowsAhead* do not apply.
+int columnRowsAhead(const ScanSpec &spec, bool edges, int64_t slice) {
+  if (spec.op == ScanOp::LogSumExp)
+    return policy::ColumnPolicy::kLogSumExpRowsAhead;
+  const int64_t inBytes = dtypeSize(spec.in);
+  if (edges || inBytes == 1)
+    return int(slice);
+  return int(std::min<int64_t>(slice, inBytes == 2 ? policy::ColumnPolicy::kRowsAheadTwoByte
+                                                   : policy::ColumnPolicy::kRowsAhead));
+}
+
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
 bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
                      bool edges, int groups, int threads,
@@ -595,7 +608,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
   plan.threads = groupThreads * plan.groups;
   plan.vector = vector;
-  plan.unroll = 1;
+  plan.unroll = pick(tuning.unroll, columnRowsAhead(spec, edges, ceilDiv(rows, int64_t(plan.groups))));
   plan.rowsPerChunk = rows;
   plan.stages = stages;
   plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);

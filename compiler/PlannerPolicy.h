@@ -377,6 +377,22 @@ struct ColumnPolicy {
   // [2048,8192] reverse 4.90 / 3.09 / 3.86; BENCHMARKS.md).
   static constexpr int kLogSumExpVector = 1;
   static constexpr int kLogSumExpFloatGroups = 2;
+  // Rows a group reads from its stage ahead of their scan (the plan's
+  // `unroll`; column_pipeline.cuh). Panels on the 16-byte grid of elements
+  // of 2 bytes or more go 8 (2-byte) or 4 rows at a time instead of holding
+  // their whole slice (24 rows) in registers: ms, H100, slice -> 8 rows:
+  // f16[8192,4096] dim=0 0.073 -> 0.065, f16[16384,8192] 0.238 -> 0.207,
+  // bf16[65536,512] 0.095 -> 0.074, f16[64,4096,256] dim=1 0.135 -> 0.114,
+  // max i16[8192,4096] 0.077 -> 0.064, bf16[16,65536,128] dim=1 0.370 ->
+  // 0.352 (4 rows: 0.398); 4- and 8-byte panels within 2% at 4 rows (H200:
+  // f64[8192,8192] 0.304 -> 0.279), and their kernels compile a quarter
+  // faster (column f32 285 -> 220 ms). Edges plans and 1-byte elements keep
+  // the slice (f16[8192,4097] 0.078 -> 0.080, bf16[21648,3697] mask reverse
+  // 0.223 -> 0.241 at 4 rows, u8[16384,4096] 0.243 -> 0.250; BENCHMARKS.md).
+  // Log-sum-exp goes 2 rows at a time (its combine is too costly to unroll).
+  static constexpr int kRowsAheadTwoByte = 8;
+  static constexpr int kRowsAhead = 4;
+  static constexpr int kLogSumExpRowsAhead = 2;
   static constexpr int kMaskedStages = 2;
   static constexpr bool kPipelineEvictFirst = false;
   static constexpr int kStageBytes = 32 * 1024;

@@ -285,19 +285,23 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     chunk_rows(k, first, count);
     const int slice = (count + G - 1) / G; // rows per group, in scan order
     const int lo = min(count, group * slice), hi = min(count, lo + slice);
-    // A whole slice (every chunk but a short last one) is read from the stage
-    // once, all rows at a time, and kept in registers for the scan; a short
-    // one row by row, twice. Row by row, each row waited on its own
-    // shared-memory load (the 3-D middle dim ran at 1.36x copy, BENCHMARKS.md).
-    // Log-sum-exp stays row by row: its combine, unrolled over the slice
-    // twice, took a column kernel's compile from 0.2 s to 1.4 s (f64).
+    // A group reads its rows from the stage into registers ahead of their
+    // scan, Plan::kUnroll at a time (the plan's `unroll`), or when that
+    // covers its slice, the whole slice (every chunk but a short last one)
+    // at once, kept for both the totals and the scan, so each element is read
+    // once. Row by row, each row waited on its own shared-memory load (the
+    // 3-D middle dim ran at 1.36x copy). The whole slice of 24 rows is a
+    // third of a column kernel's compile time, and aligned panels of 2-byte
+    // elements ran 9-22% faster eight rows at a time (BENCHMARKS.md).
+    // Log-sum-exp's plans go two rows at a time: a row's exp and log then
+    // overlap the next's (f32 [32768,1024] dim=0: 2.27 -> 2.06x copy; four:
+    // 1.98x, at a third more compile time); its combine, unrolled over a
+    // slice twice, took a column kernel's compile from 0.2 s to 1.4 s (f64).
     constexpr int kSlice = (R + G - 1) / G;
-    // Row by row, log-sum-exp's rows go two at a time: a row's exp and log
-    // then overlap the next's (f32 [32768,1024] dim=0: 2.27 -> 2.06x copy;
-    // four: 1.98x, at a third more compile time).
-    constexpr int kRowUnroll = CheapCombine<typename P::Op>::value ? 1 : 2;
-    const bool whole = CheapCombine<typename P::Op>::value && hi - lo == kSlice && valid > 0;
-    Acc xs[kSlice][V];
+    constexpr bool kWholeSlice = CheapCombine<typename P::Op>::value && Plan::kUnroll >= kSlice;
+    constexpr int kRowsAhead = kWholeSlice ? 1 : Plan::kUnroll; // (then only a short last chunk goes row by row)
+    const bool whole = kWholeSlice && hi - lo == kSlice && valid > 0;
+    Acc xs[kSlice][V]; // (unused, and left out by the compiler, unless whole)
     if (whole) {
 #pragma unroll
       for (int i = 0; i < kSlice; ++i)
@@ -332,7 +336,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
             for (int v = 0; v < V; ++v)
               total[v] = Run::step(total[v], xs[i][v]);
         } else {
-#pragma unroll kRowUnroll
+#pragma unroll kRowsAhead
           for (int i = lo; i < hi; ++i) {
             Acc x[V];
             lifted(s, first, count, i, x);
@@ -388,7 +392,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       for (int i = 0; i < kSlice; ++i)
         scan_row(lo + i, xs[i]);
     } else if (valid > 0 && scan) {
-#pragma unroll kRowUnroll
+#pragma unroll kRowsAhead
       for (int i = lo; i < hi; ++i) {
         Acc x[V];
         lifted(s, first, count, i, x);

@@ -167,6 +167,35 @@ TEST(Edges, EightByteColumnSumsTakeAColumnAThread) {
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
+// Column panels on the 16-byte grid read their rows from the stage 8
+// (2-byte elements) or 4 at a time ahead of their scan instead of holding
+// the whole slice in registers (ColumnPolicy::kRowsAhead*): groups whose
+// slice is not a multiple of that, short last chunks, resident pieces and
+// none, max and min, every flag; then odd counts ahead, tuned.
+TEST(Edges, ColumnPanelsReadTheirRowsAhead) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "sum f16[8197,4096] dim=0",        "sum bf16[3001,512] dim=0 mask reverse",
+      "max f16[4099,1024] dim=0 exclusive", "min bf16[20001,256] dim=0 reverse exclusive",
+      "sum f32[4101,2048] dim=0",        "prod f32[777,4096] dim=0 mask exclusive",
+      "sum f64[2051,1024] dim=0 reverse", "sum f16[3,5003,256] dim=1 mask",
+      "sum f32[300,1003,64] dim=1 exclusive", "sum f16[300,1003,128] dim=1 reverse", // (a block a panel: no pieces)
+  };
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_FALSE(plan.edges) << spec;
+    EXPECT_LT(plan.unroll, (plan.rowsPerChunk + plan.groups - 1) / plan.groups) << spec; // not the whole slice
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0)});
+  for (const char *tuning : {"unroll=3", "unroll=5,groups=2"}) {
+    ScopedTuning tune(tuning);
+    expectCasesPass({"sum f16[8197,4096] dim=0 reverse", "max f32[4101,2048] dim=0 mask", "sum f64[2051,1024] dim=0 exclusive"},
+                    {offsets(0, 0, 0)});
+  }
+}
+
 // Tall panels of a few columns: at most 2048 pieces a panel (ColumnPolicy::
 // kMaxPieces), each longer than the stages, so it streams its rows twice;
 // at most 32 columns take a column a thread in panels of 32 (kFewColumns).

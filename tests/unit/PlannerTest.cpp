@@ -588,6 +588,26 @@ TEST(Planner, TwoByteFloatSumsTakeWiderColumnPanels) {
   EXPECT_EQ(planKernel(mustParse("sum f16[8192,8192] dim=0"), *parsePlanTuning("threads=64")).threads, 64);
 }
 
+// A column pipeline's groups read their rows from the stage ahead of their
+// scan: 8 rows of 2-byte elements, 4 of wider ones, on the 16-byte grid;
+// the whole slice (rows / groups) off it and for 1-byte elements; two rows
+// for log-sum-exp; the tuning's count where there is one.
+TEST(Planner, ColumnPanelsReadRowsAheadByElementSize) {
+  auto slice = [](const KernelPlan &p) { return (p.rowsPerChunk + p.groups - 1) / p.groups; };
+  for (const char *text : {"sum f16[8192,4096] dim=0", "max bf16[4096,4096] dim=0 mask", "max i16[8192,4096] dim=0"})
+    EXPECT_EQ(plan(text).unroll, 8) << text;
+  for (const char *text : {"sum f32[4096,4096] dim=0", "min f32[8192,4096] dim=0 reverse", "sum f64[8192,8192] dim=0",
+                           "sum i32[4096,4096] dim=0"})
+    EXPECT_EQ(plan(text).unroll, 4) << text;
+  for (const char *text : {"sum f32[4096,4097] dim=0", "sum bf16[21648,3697] dim=0 mask reverse", "sum u8[16384,4096] dim=0"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::Column) << text;
+    EXPECT_EQ(p.unroll, slice(p)) << text;
+  }
+  EXPECT_EQ(plan("logsumexp f32[32768,1024] dim=0").unroll, 2);
+  EXPECT_EQ(planKernel(mustParse("sum f16[8192,4096] dim=0"), *parsePlanTuning("unroll=3")).unroll, 3);
+}
+
 TEST(Planner, TransposedInputFallsBackToStrided) {
   KernelPlan p = plan("sum f32[100,200] dim=1 strides=[1,100]");
   EXPECT_EQ(p.family, KernelFamily::Strided);
