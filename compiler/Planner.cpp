@@ -556,8 +556,6 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
   return pieces > 1 ? 16 + 2 * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
 }
 
-// The stages, panels and pieces with `groups` threads to a column; false
-// (and the plan untouched) when not even a row fits a stage.
 // Rows a group of a column pipeline reads from its stage ahead of their
 // scan: its whole slice of `slice` rows (held in registers) where
 // ColumnPolicy::kRowsAhead* do not apply.
@@ -571,6 +569,8 @@ int columnRowsAhead(const ScanSpec &spec, bool edges, int64_t slice) {
                                                    : policy::ColumnPolicy::kRowsAhead));
 }
 
+// The stages, panels and pieces with `groups` threads to a column; false
+// (and the plan untouched) when not even a row fits a stage.
 // Mirrors ColumnStages in templates/scanjit/column_pipeline.cuh.
 bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
                      bool edges, int groups, int threads,
