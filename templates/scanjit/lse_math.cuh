@@ -10,10 +10,26 @@
 
 namespace scanjit {
 
+// The double functions below are templates (D = double) so that only the
+// kernels that call them instantiate them: every kernel includes this file
+// (through monoid.cuh), and as plain functions their Horner series and the
+// out-of-line logs were instantiated and compiled into each of them, used
+// or not (about 3 ms of a sum's 165-235 ms NVRTC time, same SASS).
+
+template <class T> struct IsDouble {
+  static constexpr bool value = false;
+};
+template <> struct IsDouble<double> {
+  static constexpr bool value = true;
+};
+
 // log_of is reached only by special values (the log-space paths): out of
 // line, it is compiled once instead of at each unrolled site.
-__device__ __noinline__ double log_f64(double x) { return log(x); }
-__device__ __noinline__ float log_f32(float x) { return logf(x); }
+template <class D> __device__ __noinline__ D log_f64(D x) {
+  static_assert(IsDouble<D>::value, "the double log");
+  return log(x);
+}
+template <class F> __device__ __noinline__ F log_f32(F x) { return logf(x); }
 
 // 2^x on the ex2 unit, subnormal results flushed to 0.
 __device__ __forceinline__ float ex2_ftz(float x) {
@@ -32,7 +48,8 @@ __device__ __forceinline__ float exp_nonpositive(float x) { return ex2_ftz(x * 1
 // 2^n put in the exponent bits; results below e^-708 are 0, negligible in
 // such a sum, and a NaN stays NaN. exp()'s ranges and special cases cost
 // the log-sum-exp f64 kernels their time (BENCHMARKS.md).
-__device__ __forceinline__ double exp_nonpositive(double x) {
+template <class D> __device__ __forceinline__ D exp_nonpositive(D x) {
+  static_assert(IsDouble<D>::value, "the double exp (float's is the overload above)");
   if (!(x >= -708.0))
     return x != x ? x : 0.0;
   const double n = rint(x * 1.4426950408889634);
@@ -54,7 +71,7 @@ __device__ __forceinline__ double ref_log2e_of(double ref) { return ref * 1.4426
 __device__ __forceinline__ float exp_below(float x, float ref, float ref_log2e) {
   return ex2_ftz(fmaf(x, 1.4426950408889634f, -ref_log2e));
 }
-__device__ __forceinline__ double exp_below(double x, double ref, double) { return exp_nonpositive(x - ref); }
+template <class D> __device__ __forceinline__ D exp_below(D x, D ref, D) { return exp_nonpositive(x - ref); }
 
 // exp(ref - hi) for ref <= hi: the scale of a sum of exp_below(x, ref, .)
 // terms in a result of magnitude hi. Float's terms are 2^(x log2e - R), R
@@ -66,15 +83,19 @@ __device__ __forceinline__ float linear_sum_scale(float ref, float hi) {
   const float residual = fmaf(ref, 1.4426950408889634f, -ref_log2e_of(ref));
   return ex2_ftz(fmaf(ref - hi, 1.4426950408889634f, -residual));
 }
-__device__ __forceinline__ double linear_sum_scale(double ref, double hi) { return exp_nonpositive(ref - hi); }
+template <class D> __device__ __forceinline__ D linear_sum_scale(D ref, D hi) { return exp_nonpositive(ref - hi); }
 
 __device__ __forceinline__ float fmax_of(float a, float b) { return fmaxf(a, b); }
 __device__ __forceinline__ double fmax_of(double a, double b) { return fmax(a, b); }
 __device__ __forceinline__ float fmin_of(float a, float b) { return fminf(a, b); }
 __device__ __forceinline__ double fmin_of(double a, double b) { return fmin(a, b); }
 
-__device__ __forceinline__ float log_of(float x) { return log_f32(x); }
-__device__ __forceinline__ double log_of(double x) { return log_f64(x); }
+template <class T> __device__ __forceinline__ T log_of(T x) {
+  if constexpr (sizeof(T) == 4)
+    return log_f32(x);
+  else
+    return log_f64(x);
+}
 
 // hi + log(x) for a positive normal x below 2^32. Float takes x = 2^e * m,
 // m in [1, 2), and log2(m) from the lg2 unit, whose absolute error there is
@@ -96,7 +117,8 @@ __device__ __forceinline__ float plus_log_positive(float hi, float x) {
 // 2^-55 of log(m)). 1 / (2 + f) is the rcp unit's seed refined by one cubic
 // Newton step, and s is corrected by its residual. Like exp_nonpositive it
 // skips log()'s special cases (x is a positive normal number here).
-__device__ __forceinline__ double plus_log_positive(double hi, double x) {
+template <class D> __device__ __forceinline__ D plus_log_positive(D hi, D x) {
+  static_assert(IsDouble<D>::value, "the double log (float's is the overload above)");
   const long long bits = __double_as_longlong(x);
   const long long kSqrt2Fraction = 0x6a09e667f3bcdLL; // sqrt(2)'s 52 fraction bits
   const int e = int(bits >> 52) - 1023 + ((bits & 0xfffffffffffffLL) >= kSqrt2Fraction ? 1 : 0);
