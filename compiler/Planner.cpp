@@ -559,11 +559,14 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 // Rows a group of a column pipeline reads from its stage ahead of their
 // scan: its whole slice of `slice` rows (held in registers) where
 // ColumnPolicy::kRowsAhead* do not apply.
-int columnRowsAhead(const ScanSpec &spec, bool edges, int64_t slice) {
+int columnRowsAhead(const ArchPolicy &arch, const ScanSpec &spec, bool edges, int64_t slice) {
   if (spec.op == ScanOp::LogSumExp)
     return policy::ColumnPolicy::kLogSumExpRowsAhead;
-  const int64_t inBytes = dtypeSize(spec.in);
-  if (edges || inBytes == 1)
+  const int64_t inBytes = dtypeSize(spec.in), accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  if (inBytes == 1 && accBytes == 8 && !arch.timed)
+    return int(std::min<int64_t>(slice, policy::ColumnPolicy::kRowsAheadUntimedByteSums));
+  const bool columnAThreadOffGrid = edges && inBytes == 8 && spec.mask && cheapCombine(spec);
+  if ((edges && !columnAThreadOffGrid) || inBytes == 1)
     return int(slice);
   return int(std::min<int64_t>(slice, inBytes == 2 ? policy::ColumnPolicy::kRowsAheadTwoByte
                                                    : policy::ColumnPolicy::kRowsAhead));
@@ -608,7 +611,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   plan.groups = int(std::min<int64_t>(groups, rows)); // every group scans at least a row
   plan.threads = groupThreads * plan.groups;
   plan.vector = vector;
-  plan.unroll = pick(tuning.unroll, columnRowsAhead(spec, edges, ceilDiv(rows, int64_t(plan.groups))));
+  plan.unroll = pick(tuning.unroll, columnRowsAhead(arch, spec, edges, ceilDiv(rows, int64_t(plan.groups))));
   plan.rowsPerChunk = rows;
   plan.stages = stages;
   plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);

@@ -390,8 +390,22 @@ struct ColumnPolicy {
   // the slice (f16[8192,4097] 0.078 -> 0.080, bf16[21648,3697] mask reverse
   // 0.223 -> 0.241 at 4 rows, u8[16384,4096] 0.243 -> 0.250; BENCHMARKS.md).
   // Log-sum-exp goes 2 rows at a time (its combine is too costly to unroll).
+  // Masked 8-byte sums and products off the grid (a column a thread) are
+  // not edges plans' rule but this one, 4 rows: their 14-row slices spilled
+  // 4-32 bytes at 128 registers (found by a compile sweep of shapes drawn at
+  // random), and 4 rows ran faster (H200, ms, slice -> 8 -> 4 rows: prod
+  // f64[300000,300] dim=0 mask 0.580 -> 0.547 -> 0.536, f64[16,65536,129]
+  // dim=1 mask 1.185 -> 1.078 -> 1.068, [32768,1001] mask 0.216 -> 0.205 ->
+  // 0.203, [65536,2047] mask 0.791 -> 0.756 -> 0.752, prod [100003,300]
+  // mask exclusive 0.204 -> 0.194 -> 0.186, [501898,258] mask 1.23 -> 1.28
+  // -> 1.23; BENCHMARKS.md).
   static constexpr int kRowsAheadTwoByte = 8;
   static constexpr int kRowsAhead = 4;
+  // 1-byte integers summed in 8 bytes hold their slice on sm_90, where it
+  // was timed (3% over 4 rows); on archs not timed they read 8 rows ahead:
+  // sm_120's ptxas spilled their slices 36-48 bytes at 168 registers
+  // (sm_90 holds [4096,4096] dim=0's in 118; compile sweep).
+  static constexpr int kRowsAheadUntimedByteSums = 8;
   static constexpr int kLogSumExpRowsAhead = 2;
   static constexpr int kMaskedStages = 2;
   static constexpr bool kPipelineEvictFirst = false;
