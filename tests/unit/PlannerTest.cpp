@@ -86,7 +86,7 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   EXPECT_EQ(plan("prod i16[16777215] dim=0 mask").items, 8);
   EXPECT_EQ(plan("prod f64[16777216] dim=0 mask").items, 12);
   // Unmasked integer products off the grid keep 12, though they spill a
-  // little (CompileMatrix's kAcceptedSpills: 8 ran 24-31% slower).
+  // little (CompileMatrixTest's acceptedSpill: 8 ran 24-31% slower).
   EXPECT_EQ(plan("prod u8[2268,36933] dim=1").items, 12);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 256);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").items, 24);
