@@ -71,9 +71,12 @@ def draw_spec(rng):
 def check(cli, spec, arch, tuning):
     """None when the kernel compiles without spills, else a line saying what went wrong."""
     env = dict(os.environ, SCANJIT_CACHE="off", SCANJIT_PLAN_TUNE=tuning)
-    run = subprocess.run([cli, "inspect", spec, "--arch", arch, "--emit", "resources"], env=env,
-                         capture_output=True, text=True, timeout=600)
     where = f"{arch} {tuning or 'planned'}: {spec}"
+    try:
+        run = subprocess.run([cli, "inspect", spec, "--arch", arch, "--emit", "resources"], env=env,
+                             capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return f"FAIL {where}: no result in 600 s"
     if run.returncode != 0:
         return f"FAIL {where}: {(run.stderr or run.stdout).strip().splitlines()[:1]}"
     values = dict(line.split("=", 1) for line in run.stdout.splitlines() if "=" in line)
@@ -92,6 +95,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     cli = os.path.join(args.build, "tools", "scanjit")
+    if not os.access(cli, os.X_OK):
+        sys.exit(f"compile_sweep: no scanjit CLI at {cli} (build first, or pass --build)")
     archs = args.archs or ["sm_90"]
     rng = random.Random(args.seed)
     specs = [draw_spec(rng) for _ in range(args.count)]
