@@ -556,6 +556,12 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
   return pieces > 1 ? 16 + 2 * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
 }
 
+// Sums and products of 8-byte elements take a column a thread
+// (ColumnPolicy::kEightByteSums*), but not unmasked rows off the grid.
+bool eightByteColumnAThread(const ScanSpec &spec, bool edges) {
+  return cheapCombine(spec) && dtypeSize(spec.in) == 8 && (spec.mask || !edges);
+}
+
 // Rows a group of a column pipeline reads from its stage ahead of their
 // scan: its whole slice of `slice` rows (held in registers) where
 // ColumnPolicy::kRowsAhead* do not apply.
@@ -565,8 +571,8 @@ int columnRowsAhead(const ArchPolicy &arch, const ScanSpec &spec, bool edges, in
   const int64_t inBytes = dtypeSize(spec.in), accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   if (inBytes == 1 && accBytes == 8 && !arch.timed)
     return int(std::min<int64_t>(slice, policy::ColumnPolicy::kRowsAheadUntimedByteSums));
-  const bool columnAThreadOffGrid = edges && inBytes == 8 && spec.mask && cheapCombine(spec);
-  if ((edges && !columnAThreadOffGrid) || inBytes == 1)
+  // (Edges plans keep the slice, but those of a column a thread: 4 rows.)
+  if ((edges && !eightByteColumnAThread(spec, edges)) || inBytes == 1)
     return int(slice);
   return int(std::min<int64_t>(slice, inBytes == 2 ? policy::ColumnPolicy::kRowsAheadTwoByte
                                                    : policy::ColumnPolicy::kRowsAhead));
@@ -661,9 +667,8 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kMaskedStages);
   }
   // Sums and products of 8-byte elements (f64): a column a thread, four
-  // threads to a column, blocks of 256 — but not unmasked rows off the grid
-  // (ColumnPolicy::kEightByteSums*).
-  if (cheapCombine(spec) && dtypeSize(spec.in) == 8 && (spec.mask || !edges)) {
+  // threads to a column, blocks of 256 (eightByteColumnAThread).
+  if (eightByteColumnAThread(spec, edges)) {
     tuning.vector = pick(tuning.vector, 1);
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kEightByteSumsGroups);
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kEightByteSumsThreads);

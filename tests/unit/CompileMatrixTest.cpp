@@ -72,24 +72,26 @@ std::string withFlags(std::string spec, int flags) {
   return spec;
 }
 
+// "<op> <dtype>" of every op and dtype the op takes (log-sum-exp: floats).
+std::vector<std::string> everyOpAndDtype() {
+  std::vector<std::string> heads;
+  for (ScanOp op : kAllOps)
+    for (DType t : kAllDTypes)
+      if (op != ScanOp::LogSumExp || isFloating(t))
+        heads.push_back(opName(op).str() + " " + dtypeName(t).str());
+  return heads;
+}
+
 std::vector<std::string> allSpecs() {
   std::vector<std::string> specs;
-  for (const FamilyShape &f : kFamilies)
-    for (ScanOp op : kAllOps)
-      for (DType t : kAllDTypes) {
-        if (op == ScanOp::LogSumExp && !isFloating(t))
-          continue;
-        for (int flags = 0; flags < 8; ++flags)
-          specs.push_back(withFlags(opName(op).str() + " " + dtypeName(t).str() + f.shape, flags));
-      }
-  for (const FamilyShape &f : kOffGridFamilies)
-    for (ScanOp op : kAllOps)
-      for (DType t : kAllDTypes) {
-        if (op == ScanOp::LogSumExp && !isFloating(t))
-          continue;
-        for (int flags : {0, 1, 6})
-          specs.push_back(withFlags(opName(op).str() + " " + dtypeName(t).str() + f.shape, flags));
-      }
+  for (const std::string &head : everyOpAndDtype()) {
+    for (const FamilyShape &f : kFamilies)
+      for (int flags = 0; flags < 8; ++flags)
+        specs.push_back(withFlags(head + f.shape, flags));
+    for (const FamilyShape &f : kOffGridFamilies)
+      for (int flags : {0, 1, 6})
+        specs.push_back(withFlags(head + f.shape, flags));
+  }
   // Output-type overrides reach other conversions.
   for (const char *s : {"sum i32[64,3000] dim=1 out=f16", "sum u8[37,64] dim=0 out=bf16",
                         "sum f16[100,37] dim=1 out=f64", "prod bf16[64,3000] dim=1 out=f32",
@@ -111,14 +113,11 @@ std::vector<std::string> allSpecs() {
       }
   // Lines at a small stride (staged dense spans: span_pipeline.cuh), every
   // op and dtype, plain and with every flag and a strided mask.
-  for (ScanOp op : kAllOps)
-    for (DType t : kAllDTypes) {
-      if (op == ScanOp::LogSumExp && !isFloating(t))
-        continue;
-      const std::string s = opName(op).str() + " " + dtypeName(t).str() + "[40001] dim=0 strides=[2]";
-      specs.push_back(s);
-      specs.push_back(s + " mask mask_strides=[3] reverse exclusive");
-    }
+  for (const std::string &head : everyOpAndDtype()) {
+    const std::string s = head + "[40001] dim=0 strides=[2]";
+    specs.push_back(s);
+    specs.push_back(s + " mask mask_strides=[3] reverse exclusive");
+  }
   return specs;
 }
 
