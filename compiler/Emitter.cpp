@@ -48,6 +48,7 @@ struct Plan {
   static constexpr bool kWarpRows = {{warp_rows}};
   static constexpr bool kEdges = {{edges}};
   static constexpr int kPackedLanes = {{packed_lanes}};
+  static constexpr bool kLaneThreads = {{lane_threads}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
 };
 
@@ -213,6 +214,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"warp_rows", boolText(plan.warpRows)},
       {"edges", boolText(plan.edges)},
       {"packed_lanes", std::to_string(plan.packedLanes)},
+      {"lane_threads", boolText(plan.laneThreads)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},
   };

@@ -84,7 +84,7 @@ static std::string planText(const KernelPlan &p, bool forClass) {
   if (p.stages > 0)
     os << " aligned=in";
   if (p.packedLanes > 1)
-    os << " packed_lanes=" << p.packedLanes;
+    os << " packed_lanes=" << p.packedLanes << (p.laneThreads ? " lane_threads=1" : "");
   if (p.runtimeBatch)
     os << " batch=launch";
   os << " scan=";

@@ -62,6 +62,7 @@ struct KernelPlan {
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   bool edges = false;       // staged data may lie off the 16-byte grid: tiles on each row's grid, edges copied apart (or dense spans)
   int packedLanes = 0;      // narrow columns scanned as one row of items of this many lanes (packed_lanes.cuh)
+  bool laneThreads = false; // packed lanes: each thread scans `items` elements of one lane (lane_threads.cuh)
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces or whole rows)
   bool index64 = false;     // 64-bit index arithmetic needed

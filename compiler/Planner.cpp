@@ -116,7 +116,7 @@ bool spanPlan(const ScanSpec &spec, const KernelPlan &plan) {
 // to 15 bytes in an edges plan, with a word to spare). A tile of packed
 // narrow columns holds its items' lanes.
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
-  const int64_t tile = int64_t(plan.threads) * plan.items * std::max(1, plan.packedLanes);
+  const int64_t tile = int64_t(plan.threads) * plan.items * (plan.laneThreads ? 1 : std::max(1, plan.packedLanes));
   if (spanPlan(spec, plan)) {
     const GeometryDim &scan = plan.geometry.scan; // SpanPipeline's dense spans
     return tile * scan.in * dtypeSize(spec.in) + 32 + (spec.mask ? tile * scan.mask + 32 : 16);
@@ -200,6 +200,13 @@ int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
 // Tiles of a row; on its 16-byte grid (edges), with room for a start
 // anywhere in a word. Mirrors lookback_tiles_per_row() in
 // templates/scanjit/lookback_scan.cuh.
+// A look-back tile's items: `items` a thread, or with lane threads `items`
+// elements of one of the packed items' lanes a thread (lookback_tile_items
+// in templates/scanjit/lookback_scan.cuh).
+int64_t lookbackTileItems(const KernelPlan &plan) {
+  return int64_t(plan.threads) * plan.items / (plan.laneThreads ? plan.packedLanes : 1);
+}
+
 int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan, int64_t tile) {
   const bool onGrid = plan.edges && !spanPlan(spec, plan);
   return ceilDiv(plan.geometry.scan.size + (onGrid ? 16 / dtypeSize(spec.in) - 1 : 0), tile);
@@ -364,7 +371,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // Two blocks of 512 threads leave 64 registers a thread: enough for a
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
-  const bool smallTile = smallRegisterTile(spec, plan.items * lanes);
+  const bool smallTile = smallRegisterTile(spec, plan.laneThreads ? plan.items : plan.items * lanes);
   plan.edges = contiguousRows && lanes == 1 && !rowsOnTheGrid(spec, tuning, plan);
   // (Edges plans need more registers than the lean plan's 40.)
   // (Packed lanes' windows and published values are `lanes` times wider:
@@ -408,7 +415,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) > arch.l2Bytes;
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
-  const int64_t tilesPerRow = gridTilesPerRow(spec, plan, int64_t(plan.threads) * items);
+  const int64_t tilesPerRow = gridTilesPerRow(spec, plan, lookbackTileItems(plan));
   plan.grid = rows * tilesPerRow;
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
@@ -897,6 +904,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     return false;
   const int64_t packed = arch.bulkCopy && !tuning.offGrid ? packedLanes(spec, plan.geometry) : 0;
   if (packed > 1) {
+    const int unpackedThreads = threads, unpackedItems = items; // (the unpacked plan's, if this one fails)
     // One row of packed rows: the look-back's pipelined tiles in a row's
     // blocks (items of `packed` elements each).
     plan.packedLanes = int(packed); // (its stages hold packed items)
@@ -905,13 +913,29 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // stores).
     // So do max and min of 2-byte elements: 8 spills in blocks of 384 (min bf16 x 4 reverse).
     const bool twoByteExtremes = dtypeSize(spec.in) == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min);
-    if (packed * dtypeSize(accumulatorType(spec.op, spec.in)) > 16 || twoByteExtremes)
-      threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
-    planLookback(arch, spec, tuning, plan, rows / packed, threads,
-                 pick(tuning.items, packedLanesItems(spec, threads, packed)));
+    // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
+    // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
+    const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+    plan.laneThreads = pickFlag(tuning.laneThreads, dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
+                                                        packed * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes) &&
+                       32 % packed == 0;
+    if (plan.laneThreads) {
+      const bool wide = accBytes > 4;
+      threads = pick(tuning.threads, wide ? policy::ColumnPolicy::kLaneThreadWideThreads
+                                          : policy::ColumnPolicy::kLaneThreadThreads);
+      items = pick(tuning.items, policy::ColumnPolicy::kLaneThreadItems);
+    } else {
+      if (packed * dtypeSize(accumulatorType(spec.op, spec.in)) > 16 || twoByteExtremes)
+        threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
+      items = pick(tuning.items, packedLanesItems(spec, threads, packed));
+    }
+    planLookback(arch, spec, tuning, plan, rows / packed, threads, items);
     if (plan.stages > 0)
       return true;
     plan.packedLanes = 0;
+    plan.laneThreads = false;
+    threads = unpackedThreads;
+    items = unpackedItems;
   }
   if (lanes > 1 && !tuning.threads) // the step's rows of every lane fit the stage
     threads = int(std::clamp<int64_t>(policy::ColumnPolicy::kLanesStageBytes /
@@ -1029,7 +1053,7 @@ int64_t linesPerBatch(const KernelPlan &plan) {
 int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   if (plan.family == KernelFamily::RowLookback)
-    return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan, int64_t(plan.threads) * plan.items), accBytes);
+    return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan, lookbackTileItems(plan)), accBytes);
   if (plan.family == KernelFamily::Column && plan.wholeRows)
     return columnTilesWorkspaceBytes(spec, plan, lines);
   if (plan.family == KernelFamily::Column && plan.pieces > 1) {

@@ -298,6 +298,24 @@ struct ColumnPolicy {
   // accumulators a thread (f64 x 2: 4 items 1.5 of copy, 2 items 2.2).
   static constexpr int kPackedTileBytes = 16 * 1024;
   static constexpr int kPackedAccBytes = 64;
+  // Packed lanes that tile a warp (2, 4, 8 or 16 of them), of elements of
+  // at least kLaneThreadMinBytes and at most kLaneThreadGroupBytes of
+  // accumulators a group (32-byte groups spilled 20-92 bytes in these
+  // blocks; they keep Lanes items) are scanned a thread a lane
+  // (lane_threads.cuh): a thread's items are one lane's scalars, an odd
+  // count (conflict-free stage reads), where Lanes items combine every
+  // lane at every rung. H200, ms, Lanes items / a thread a lane:
+  // f32[4194304,4] 0.083 / 0.068, f32[33554432,2] 0.191 / 0.165,
+  // f64[8388608,2] 0.138 / 0.095 (384 x 11 and 256 x 11). 2-byte elements
+  // lost (f16[8388608,4] 0.088 / 0.093 at best: a scalar 2-byte access
+  // an element in and out of the stage), so they keep Lanes items.
+  // Smaller tiles lost throughout (f32 x 4, 256 x 7: 0.120), and so did
+  // fewer, larger blocks (512 x 15, one an SM: 0.081); BENCHMARKS.md.
+  static constexpr int kLaneThreadMinBytes = 4;
+  static constexpr int kLaneThreadGroupBytes = 16;
+  static constexpr int kLaneThreadItems = 11;
+  static constexpr int kLaneThreadThreads = 384;     // 4-byte accumulators
+  static constexpr int kLaneThreadWideThreads = 256; // 8-byte accumulators
   // Unpacked, a step's rows of all the group's lines, in and out, in at most
   // this many bytes of shared memory: wider rows take smaller blocks.
   static constexpr int kLanesStageBytes = 64 * 1024;

@@ -19,6 +19,8 @@ template <class P, class Plan> struct ScanPacked {
   static constexpr bool value = Plan::kPackedLanes > 1;
   static_assert(!value || (ScanLanes<P>::value && ScanLanes<P>::kLanes == Plan::kPackedLanes && Plan::kStages > 0),
                 "packed lanes are the narrow columns' own, with stages");
+  static_assert(!Plan::kLaneThreads || (value && !Plan::kHeldShares && !Plan::kEdges),
+                "a thread a lane: packed lanes through the pipelined kernel");
 };
 
 template <class P, class Plan>

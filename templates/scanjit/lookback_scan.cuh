@@ -19,6 +19,7 @@
 #include "scanjit/flagged_value.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/grid_pipeline.cuh"
+#include "scanjit/lane_threads.cuh"
 #include "scanjit/round_robin.cuh"
 #include "scanjit/span_pipeline.cuh"
 #include "scanjit/tile_pipeline.cuh"
@@ -40,11 +41,15 @@ __host__ __device__ constexpr long long lookback_workspace_bytes(long long tiles
 // has room for one more when its start may lie inside a word (its last
 // tile in scan order is then empty; the planner's gridTilesPerRow). Dense
 // spans (edges too) are staged wherever their tiles start.
+// A tile's items: kItems a thread, or with lane threads (lane_threads.cuh)
+// kItems elements of one of the packed items' lanes a thread.
+template <class Plan> __host__ __device__ constexpr long long lookback_tile_items() {
+  return (long long)Plan::kThreads * Plan::kItems / (Plan::kLaneThreads ? Plan::kPackedLanes : 1);
+}
 template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles_per_row() {
   constexpr bool kOnGrid = Plan::kEdges && !SpanStaged<P>::value;
-  return (P::kLength + (kOnGrid ? 16 / (long long)sizeof(typename P::In) - 1 : 0) +
-          (long long)Plan::kThreads * Plan::kItems - 1) /
-         ((long long)Plan::kThreads * Plan::kItems);
+  return (P::kLength + (kOnGrid ? 16 / (long long)sizeof(typename P::In) - 1 : 0) + lookback_tile_items<Plan>() - 1) /
+         lookback_tile_items<Plan>();
 }
 template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles(long long lines) {
   return lookback_tiles_per_row<P, Plan>() * lines;
@@ -146,7 +151,7 @@ private:
 // Where tile `id` lies: its row's offsets and its first element.
 template <class P, class Plan> struct LookbackTilePlace {
   typedef typename P::Index Index;
-  static constexpr long long kTile = (long long)Plan::kThreads * Plan::kItems;
+  static constexpr long long kTile = lookback_tile_items<Plan>();
   static constexpr long long kTilesPerRow = lookback_tiles_per_row<P, Plan>(); // (an edges plan's spare tile is empty)
   long long row_first; // the row's first tile, in scan order
   Offsets<Index> o;
@@ -432,20 +437,69 @@ __device__ __forceinline__ void lookback_store_tile(Pipe &pipe, int stage, typen
 template <class P, class Plan>
 using LookbackStages =
     typename Select<SpanStaged<P>::value, SpanPipeline<P, Plan::kStages, Plan::kThreads * Plan::kItems, Plan::kEvictFirst>,
-                    TilePipeline<P, Plan::kStages, Plan::kThreads * Plan::kItems, Plan::kEvictFirst>>::type;
+                    TilePipeline<P, Plan::kStages, int(lookback_tile_items<Plan>()), Plan::kEvictFirst>>::type;
+
+// The pipelined look-back's tile rung: the look-back's agent over each
+// thread's items, loaded from and stored through the stages ...
+template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct PipelinedTiles {
+  static constexpr int I = Plan::kItems;
+  typedef LookbackAgent<P, Plan> Agent;
+  typedef typename P::Acc Item; // what a thread holds of an item
+  typedef typename Agent::State State;
+  Agent agent;
+  __device__ __forceinline__ explicit PipelinedTiles(LookbackShared<P, Plan> &sh) : agent(sh.storage) {}
+  template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Item (&x)[I]) {
+    pipe.template load_lifted<I>(s, int(threadIdx.x) * I, valid, x);
+  }
+  __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
+  __device__ __forceinline__ void results(const State &st, typename P::Acc prefix, Item (&r)[I]) {
+    const bool no_heads[I] = {};
+    agent.results(st, prefix, no_heads, r);
+  }
+  template <class Pipe>
+  __device__ __forceinline__ void store(Pipe &pipe, int s, typename P::Out *out, const LookbackTilePlace<P, Plan> &at,
+                                        bool out_on_grid, const Item (&r)[I]) {
+    lookback_store_tile<P, Plan>(pipe, s, out, at, out_on_grid, r);
+  }
+};
+// ... or a thread a lane of packed items.
+template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
+  static constexpr int I = Plan::kItems;
+  typedef LaneThreadAgent<P, Plan::kThreads, I> Agent;
+  static_assert(Agent::kTileItems == lookback_tile_items<Plan>(), "the tile the look-back counts");
+  typedef typename Agent::Acc Item;
+  typedef typename Agent::State State;
+  Agent agent;
+  __device__ __forceinline__ explicit PipelinedTiles(LookbackShared<P, Plan> &sh) : agent(sh.storage) {}
+  template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Item (&x)[I]) {
+    agent.load(pipe, s, valid, x);
+  }
+  __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
+  __device__ __forceinline__ void results(const State &st, typename P::Acc prefix, Item (&r)[I]) {
+    agent.results(st, prefix, r);
+  }
+  template <class Pipe>
+  __device__ __forceinline__ void store(Pipe &pipe, int s, typename P::Out *out, const LookbackTilePlace<P, Plan> &at,
+                                        bool out_on_grid, const Item (&r)[I]) {
+    if constexpr (Pipe::kCanStageOutput)
+      agent.store_staged(pipe, s, out + at.o.out + at.start, at.elems(), out_on_grid, r);
+    else
+      agent.store_direct(out + at.o.out + at.start, at.elems(), r);
+  }
+};
 
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
                                                         LookbackShared<P, Plan> &sh, long long tiles) {
-  typedef typename P::Acc Acc;
   constexpr int S = Plan::kStages, I = Plan::kItems;
   typedef LookbackStages<P, Plan> Pipe;
   typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   constexpr bool staged = Pipe::kCanStageOutput;
   const bool out_on_grid = aligned16(out);
-  LookbackAgent<P, Plan> agent(sh.storage);
+  typedef PipelinedTiles<P, Plan> Tiles;
+  Tiles tiles_(sh);
   // Thread 0 takes each ticket one issue ahead: the atomic's round trip
   // overlaps a tile instead of stalling the reading warp before its window.
   // Once it draws a ticket past the last tile it takes no more.
@@ -473,7 +527,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   }
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
-  typename LookbackAgent<P, Plan>::State sa;
+  typename Tiles::State sa;
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
     const long long b = pipe.wait(stage, q / S);
@@ -481,12 +535,12 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)
       window.load();
-    typename LookbackAgent<P, Plan>::State sb;
+    typename Tiles::State sb;
     if (b >= 0) {
-      Acc x[I];
-      pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, LookbackTilePlace<P, Plan>(b).elems(), x);
+      typename Tiles::Item x[I];
+      tiles_.load(pipe, stage, LookbackTilePlace<P, Plan>(b).elems(), x);
       pipe.retire_stores();
-      agent.scan(x, sb);
+      tiles_.scan(x, sb);
       // Past the barrier: every thread has read stage b, and the bulk stores
       // of tile a's predecessor have read its stage.
       if (threadIdx.x == 0) {
@@ -502,10 +556,9 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       // results read sh.prefix: wait for them before overwriting it.
       if (b < 0)
         __syncthreads();
-      Acc r[I];
-      const bool no_heads[I] = {};
-      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), no_heads, r);
-      lookback_store_tile<P, Plan>(pipe, int((q + S - 1) % S), out, at_a, out_on_grid, r);
+      typename Tiles::Item r[I];
+      tiles_.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), r);
+      tiles_.store(pipe, int((q + S - 1) % S), out, at_a, out_on_grid, r);
     }
     if (b < 0) {
       pipe.drain_stores();

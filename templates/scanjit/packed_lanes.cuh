@@ -6,7 +6,9 @@
 // where lookback_lanes.cuh looks back once a lane and loads through
 // registers. PackedLanes<P> is P with its innermost line dim (the lanes)
 // folded into the element: every type a Lanes, every combine lane-wise,
-// the other line dims' strides counted in packed items.
+// the other line dims' strides counted in packed items. Plans with
+// lane_threads=1 keep its stages, look-back and tile values but scan a
+// thread a lane (lane_threads.cuh).
 #pragma once
 
 #include "scanjit/element_io.cuh"
@@ -105,6 +107,8 @@ template <class D, class E, class... Rest, long long C> struct PackedLines<DimLi
 };
 
 template <class P, int C> struct PackedLanes {
+  typedef P Unpacked;
+  static constexpr int kLanes = C;
   typedef Lanes<typename P::In, C> In;
   typedef Lanes<typename P::Out, C> Out;
   typedef Lanes<typename P::Acc, C> Acc;

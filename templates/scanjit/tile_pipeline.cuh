@@ -123,8 +123,17 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
     static_assert(kTileElems * sizeof(Out) <= kInBytes, "the output tile must fit in its stage");
     Out *staged = reinterpret_cast<Out *>(in[s]);
     store_converted_shared<P, kItems>(staged + threadIdx.x * kItems, r);
-    const int first = (threadIdx.x & ~31) * kItems; // the warp's run
-    const int n = min(32 * kItems, count - first);
+    store_warp_run<32 * kItems>(s, dst, count, on_grid, (threadIdx.x & ~31) * kItems);
+  }
+
+  // The warp's run of kRun elements from `first` on, which its threads
+  // have written into stage `s`, to `dst` (the tile's first element; the
+  // tile holds `count`).
+  template <int kRun>
+  __device__ __forceinline__ void store_warp_run(int s, typename P::Out *dst, int count, bool on_grid, int first) {
+    typedef typename P::Out Out;
+    const Out *staged = reinterpret_cast<const Out *>(in[s]);
+    const int n = min(kRun, count - first);
     if (on_grid) {
       fence_shared_to_async_proxy();
       __syncwarp();
@@ -136,9 +145,9 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
     }
     __syncwarp();
 #pragma unroll 1 // (the rare path: kept off the common path's registers)
-    for (int m = 0; m < kItems; ++m) {
+    for (int m = 0; m < (kRun + 31) / 32; ++m) {
       const int slot = first + int(threadIdx.x & 31) + 32 * m;
-      if (slot < count)
+      if (slot < count && (kRun % 32 == 0 || slot < first + kRun))
         dst[slot] = staged[slot];
     }
   }

@@ -813,15 +813,25 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_GT(p.stages, 0) << text;
     EXPECT_FALSE(p.edges) << text;
   }
-  // A tile of 512 x 4 items of 2 floats a stage; every warp reads the window.
+  // A tile of 384 threads x 11 floats of one lane a stage (1/2 of 384 x 11
+  // pairs); every warp reads the window.
   KernelPlan two = plan("sum f32[8388608,2] dim=0");
-  EXPECT_EQ(two.items, 4);
-  EXPECT_EQ(two.threads, 512);
-  EXPECT_EQ(two.lookbackWarps, 16);
+  EXPECT_TRUE(two.laneThreads);
+  EXPECT_EQ(two.items, 11);
+  EXPECT_EQ(two.threads, 384);
+  EXPECT_EQ(two.lookbackWarps, 12);
   EXPECT_EQ(two.lookbackPerLane, 1);
-  EXPECT_EQ(two.sharedBytes, two.stages * (512 * 4 * 2 * 4 + 16 + 48) + 256);
+  EXPECT_EQ(two.sharedBytes, two.stages * (384 * 11 * 4 + 16 + 48) + 256);
   // The same workspace as a tile a line: a value of the group's lanes a tile.
-  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * 8388608 / 2048) * 2 * 4);
+  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 2111) / 2112)) * 2 * 4);
+  // Lanes items (packed_lanes.cuh) where a thread a lane does not pay: a
+  // tile of 256 x 4 items of 4 bf16 a stage.
+  KernelPlan items = plan("min bf16[4194304,4] dim=0 reverse");
+  EXPECT_FALSE(items.laneThreads);
+  EXPECT_EQ(items.items, 4);
+  EXPECT_EQ(items.threads, 256);
+  EXPECT_EQ(items.sharedBytes, items.stages * (256 * 4 * 4 * 2 + 16 + 48) + 256);
+  EXPECT_EQ(items.workspaceBytes, 16 + 2 * (4194304 / (256 * 4)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
   for (const char *text : {"sum f32[1048574,2] dim=0 mask",   // mask rows off the 16-byte grid
                            "logsumexp f32[1048576,2] dim=0",  // a costly combine
                            "sum f32[1048577,2] dim=0",        // rows off the grid
@@ -836,6 +846,44 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_GT(p.packedLanes, 1) << text;
     EXPECT_EQ(p.threads, 256) << text;
   }
+}
+
+// Packed lanes are scanned a thread a lane (lane_threads.cuh) where the
+// lanes tile a warp, the elements are words or wider and a group's
+// accumulators fit 16 bytes; lane_threads= tunes it either way.
+TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
+  for (const char *text : {"sum f32[1048576,2] dim=0", "sum f32[4194304,4] dim=0 mask reverse", "max i32[300000,2] dim=0",
+                           "max f32[4,100000,4] dim=1 exclusive"}) {
+    KernelPlan p = plan(text);
+    EXPECT_TRUE(p.laneThreads) << text;
+    EXPECT_EQ(p.threads, 384) << text;
+    EXPECT_EQ(p.items, 11) << text;
+    EXPECT_NE(p.toString().find("packed_lanes=" + std::to_string(p.packedLanes) + " lane_threads=1"), std::string::npos);
+  }
+  for (const char *text : {"sum f64[8388608,2] dim=0", "sum i32[300000,2] dim=0 exclusive", "prod i32[300000,2] dim=0"}) { // 8-byte accumulators
+    KernelPlan p = plan(text);
+    EXPECT_TRUE(p.laneThreads) << text;
+    EXPECT_EQ(p.threads, 256) << text;
+    EXPECT_EQ(p.items, 11) << text;
+  }
+  for (const char *text : {"sum f32[1048576,3] dim=0",  // 3 lanes do not tile a warp
+                           "sum f16[8388608,4] dim=0",  // 2-byte elements
+                           "sum u8[500000,2] dim=0",    // 1-byte elements
+                           "sum f32[2097152,8] dim=0",  // 32 bytes of accumulators a group
+                           "max f64[1048576,4] dim=0"}) {
+    KernelPlan p = plan(text);
+    EXPECT_GT(p.packedLanes, 1) << text;
+    EXPECT_FALSE(p.laneThreads) << text;
+    EXPECT_EQ(p.toString().find("lane_threads"), std::string::npos) << text;
+  }
+  const PlanTuning on = *parsePlanTuning("lane_threads=1"), off = *parsePlanTuning("lane_threads=0");
+  EXPECT_EQ(off.toString(), "lane_threads=0");
+  EXPECT_TRUE(planKernel(mustParse("sum f16[8388608,4] dim=0"), on).laneThreads);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[1048576,3] dim=0"), on).laneThreads); // (never for 3 lanes)
+  KernelPlan lanesItems = planKernel(mustParse("sum f32[8388608,2] dim=0"), off);
+  EXPECT_FALSE(lanesItems.laneThreads);
+  EXPECT_EQ(lanesItems.threads, 512);
+  EXPECT_EQ(lanesItems.items, 4);
 }
 
 // Pointers off the 16-byte grid (off_grid=1: what the runtime plans for a

@@ -1,0 +1,156 @@
+// Packed narrow columns, a thread a lane (lane_threads=1 in the plan): of a
+// tile of packed items (packed_lanes.cuh), thread t scans lane t % C of
+// items (t / C) * kItems .. + kItems, which lie C elements apart in the
+// stage. Its items are scalars, so each rung costs what one row's does: a
+// warp scans a lane's threads in log2(32 / C) shuffles, where a thread of
+// Lanes items combines C values at every step of every rung (f32[4194304,4]
+// dim=0 issued 1.8x the instructions of the same bytes as one row). An odd
+// kItems keeps a warp's stage reads on different banks. The tile's total and
+// its prefix stay Lanes, so the look-back (window, workspace, published
+// values) is the packed one's, and a tile holds kThreads * kItems / C items.
+#pragma once
+
+#include "scanjit/packed_lanes.cuh"
+#include "scanjit/thread_scan.cuh"
+
+namespace scanjit {
+
+// PP: PackedLanes<P, C>; Storage: the look-back's block scan storage, whose
+// 2 x kWarps Lanes values this agent uses as 2 x kWarps * C scalars.
+template <class PP, int kThreads, int kItems> struct LaneThreadAgent {
+  typedef typename PP::Unpacked P;
+  static constexpr int C = PP::kLanes;
+  static constexpr int kWarps = kThreads / 32;
+  static_assert(32 % C == 0, "a lane's threads tile each warp");
+  static constexpr int kRounds = (kWarps * C + 31) / 32; // of the warps' lane totals
+  static constexpr bool kReverse = P::kReverse;
+  typedef typename P::Acc Acc;
+  typedef PlainMonoid<typename P::Op, Acc> M;
+  typedef typename PP::Acc Tile; // a tile's lanes: its total, its prefix
+  static constexpr int kTileItems = kThreads * kItems / C;
+
+  struct State {
+    Acc local[kItems]; // inclusive scan of this thread's items, in scan order
+    Acc excl;          // combination of the lane's earlier threads in the tile
+    Tile total;        // the tile's combination, every lane
+  };
+
+  Acc (*totals)[kWarps * C]; // two buffers of the warps' lane totals
+  int buffer;
+
+  template <class Storage> __device__ __forceinline__ explicit LaneThreadAgent(Storage &storage) : buffer(0) {
+    static_assert(sizeof(Storage) >= 2 * kWarps * C * sizeof(Acc), "the block scan's storage holds every warp's lanes");
+    totals = reinterpret_cast<Acc(*)[kWarps * C]>(&storage);
+  }
+
+  static __device__ __forceinline__ int lane() { return int(threadIdx.x) % C; }
+  static __device__ __forceinline__ int first_item() { return int(threadIdx.x) / C * kItems; }
+  // Element `j` of this thread, counted in the tile's scalars.
+  static __device__ __forceinline__ int element(int j) { return (first_item() + j) * C + lane(); }
+
+  // This thread's items of the stage, lifted; items at or past `valid` (the
+  // tile's packed items) lift to the identity.
+  template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Acc (&x)[kItems]) const {
+    typedef typename P::In In;
+    const In *in = reinterpret_cast<const In *>(pipe.in[s]);
+    const u8 *keep = reinterpret_cast<const u8 *>(pipe.mask[s]);
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const In raw = in[element(j)];
+      const bool in_tile = first_item() + j < valid;
+      if constexpr (P::kMask)
+        x[j] = lift_masked<typename P::Op, Acc>(in_tile, raw, keep[element(j)]);
+      else
+        x[j] = in_tile ? Convert<In>::template load<Acc>(raw) : M::identity();
+    }
+  }
+
+  // The tile's scan but its prefix: thread, then the lane's threads in the
+  // warp (every C-th lane), then the warps' totals of each lane (one block
+  // barrier; past it every thread has read its items from the stage).
+  __device__ __forceinline__ void scan(const Acc (&v)[kItems], State &s) {
+    const int l = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
+    Acc incl = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
+    incl = strided_inclusive_scan(incl, l);
+    const Acc warp_excl = strided_exclusive(incl, l);
+    if (kReverse ? l < C : l >= 32 - C) // the lane's last thread in scan order
+      totals[buffer][warp * C + lane()] = incl;
+    __syncthreads();
+    // Slot w * C + c holds warp w's total of lane c, in rounds of 32 slots:
+    // every warp scans each round (slots past the last warp hold the
+    // identity, which combines exactly in either direction), carrying each
+    // lane's total from round to round in scan order.
+    const int mine = warp * C + lane(); // this thread's warp's slot
+    Acc before = M::identity(), carry = M::identity();
+#pragma unroll
+    for (int n = 0; n < kRounds; ++n) {
+      const int round = kReverse ? kRounds - 1 - n : n;
+      const int slot = 32 * round + l;
+      Acc t = slot < kWarps * C ? totals[buffer][slot] : M::identity();
+      t = strided_inclusive_scan(t, l);
+      if (round == mine / 32) // (uniform in the warp)
+        before = M::combine(carry, shfl_idx(strided_exclusive(t, l), mine % 32));
+      carry = M::combine(carry, shfl_idx(t, (kReverse ? 0 : 32 - C) + lane()));
+    }
+    buffer ^= 1;
+    s.excl = M::combine(before, warp_excl);
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      s.total.v[c] = shfl_idx(carry, c); // (lane c's carry is lane c's)
+  }
+
+  // The results, given the combination of every earlier tile.
+  __device__ __forceinline__ void results(const State &s, const Tile &prefix, Acc (&r)[kItems]) const {
+    Acc mine = prefix.v[0]; // (selects: a dynamic index would put `prefix` in local memory)
+#pragma unroll
+    for (int c = 1; c < C; ++c)
+      if (lane() == c)
+        mine = prefix.v[c];
+    const bool no_heads[kItems] = {};
+    thread_results<M, Acc, kReverse, P::kExclusive, kItems>(s.local, M::combine(mine, s.excl), no_heads, r);
+  }
+
+  // The results through stage `s` (the pipeline's staged stores: each warp's
+  // threads hold a contiguous run of 32 * kItems / C packed items) to `dst`,
+  // the tile's first item, of `count`.
+  template <class Pipe>
+  __device__ __forceinline__ void store_staged(Pipe &pipe, int s, typename PP::Out *dst, int count, bool on_grid,
+                                               const Acc (&r)[kItems]) const {
+    typedef typename P::Out Out;
+    Out *staged = reinterpret_cast<Out *>(pipe.in[s]);
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      staged[element(j)] = Convert<Out>::store(r[j]);
+    constexpr int kRun = 32 * kItems / C;
+    pipe.template store_warp_run<kRun>(s, dst, count, on_grid, int(threadIdx.x >> 5) * kRun);
+  }
+
+  // The results from registers to `dst`, the tile's first item, of `count`.
+  __device__ __forceinline__ void store_direct(typename PP::Out *dst, int count, const Acc (&r)[kItems]) const {
+    typedef typename P::Out Out;
+    Out *out = reinterpret_cast<Out *>(dst);
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (first_item() + j < count)
+        out[element(j)] = Convert<Out>::store(r[j]);
+  }
+
+private:
+  // Inclusive scan of the lanes that share this thread's lane() (every C-th).
+  static __device__ __forceinline__ Acc strided_inclusive_scan(Acc v, int l) {
+#pragma unroll
+    for (int d = C; d < 32; d <<= 1) {
+      const Acc other = kReverse ? shfl_down(v, d) : shfl_up(v, d);
+      if (kReverse ? l + d < 32 : l >= d)
+        v = M::combine(other, v);
+    }
+    return v;
+  }
+  // The exclusive value of each lane given their inclusive values.
+  static __device__ __forceinline__ Acc strided_exclusive(Acc incl, int l) {
+    const Acc prev = kReverse ? shfl_down(incl, C) : shfl_up(incl, C);
+    return (kReverse ? l >= 32 - C : l < C) ? M::identity() : prev;
+  }
+};
+
+} // namespace scanjit
