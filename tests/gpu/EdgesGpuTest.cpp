@@ -413,8 +413,8 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
 TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {
   SCANJIT_REQUIRE_GPU();
   // A thread a lane (lane_threads.cuh) where the policy does not take it:
-  // 2- and 1-byte elements, 8 and 16 lanes, blocks whose warps' lane totals
-  // fill one round of 32 slots, two or four (512 threads of 4 to 16 lanes),
+  // 2- and 1-byte elements, 8 lanes, blocks whose warps' lane totals
+  // fill one round of 32 slots, two or four (512 threads of 4 and 8 lanes),
   // and tiles that end inside a warp's run; both directions, masks, and an
   // output a few elements in (its results stored through the lanes).
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -422,8 +422,8 @@ TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {
       {"lane_threads=1", "prod f16[200000,4] dim=0 mask"},
       {"lane_threads=1", "sum u8[500000,2] dim=0 exclusive"},
       {"lane_threads=1,threads=256", "sum f16[4,50000,8] dim=1 mask reverse"},
-      {"lane_threads=1,threads=512", "min i8[65536,16] dim=0 reverse exclusive"},
-      {"lane_threads=1,threads=512,items=5", "sum f32[300001,4] dim=0 mask reverse exclusive"},
+      {"lane_threads=1,threads=512", "max u8[65536,8] dim=0 reverse exclusive"},
+      {"lane_threads=1,threads=512,items=5", "sum f32[300004,4] dim=0 mask reverse exclusive"},
       {"lane_threads=1,threads=128,items=3", "max f64[100003,2] dim=0 exclusive"},
       {"lane_threads=1,threads=1024,items=1", "sum i32[250000,4] dim=0"},
       {"lane_threads=1,threads=256,items=7", "sum f32[200000,8] dim=0 mask"},
