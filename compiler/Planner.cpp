@@ -197,9 +197,6 @@ int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
   return best;
 }
 
-// Tiles of a row; on its 16-byte grid (edges), with room for a start
-// anywhere in a word. Mirrors lookback_tiles_per_row() in
-// templates/scanjit/lookback_scan.cuh.
 // A look-back tile's items: `items` a thread, or with lane threads `items`
 // elements of one of the packed items' lanes a thread (lookback_tile_items
 // in templates/scanjit/lookback_scan.cuh).
@@ -207,9 +204,12 @@ int64_t lookbackTileItems(const KernelPlan &plan) {
   return int64_t(plan.threads) * plan.items / (plan.laneThreads ? plan.packedLanes : 1);
 }
 
-int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan, int64_t tile) {
+// Look-back tiles of a row; on its 16-byte grid (edges), with room for a
+// start anywhere in a word. Mirrors lookback_tiles_per_row() in
+// templates/scanjit/lookback_scan.cuh.
+int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan) {
   const bool onGrid = plan.edges && !spanPlan(spec, plan);
-  return ceilDiv(plan.geometry.scan.size + (onGrid ? 16 / dtypeSize(spec.in) - 1 : 0), tile);
+  return ceilDiv(plan.geometry.scan.size + (onGrid ? 16 / dtypeSize(spec.in) - 1 : 0), lookbackTileItems(plan));
 }
 
 // A look-back register tile of at most 32 bytes of 4-byte accumulators
@@ -415,7 +415,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   const bool largerThanL2 = spec.numel() * dtypeSize(spec.in) > arch.l2Bytes;
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
-  const int64_t tilesPerRow = gridTilesPerRow(spec, plan, lookbackTileItems(plan));
+  const int64_t tilesPerRow = gridTilesPerRow(spec, plan);
   plan.grid = rows * tilesPerRow;
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
@@ -925,7 +925,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                           : policy::ColumnPolicy::kLaneThreadThreads);
       items = pick(tuning.items, policy::ColumnPolicy::kLaneThreadItems);
     } else {
-      if (packed * dtypeSize(accumulatorType(spec.op, spec.in)) > 16 || twoByteExtremes)
+      if (packed * accBytes > 16 || twoByteExtremes)
         threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
       items = pick(tuning.items, packedLanesItems(spec, threads, packed));
     }
@@ -1053,7 +1053,7 @@ int64_t linesPerBatch(const KernelPlan &plan) {
 int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   if (plan.family == KernelFamily::RowLookback)
-    return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan, lookbackTileItems(plan)), accBytes);
+    return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan), accBytes);
   if (plan.family == KernelFamily::Column && plan.wholeRows)
     return columnTilesWorkspaceBytes(spec, plan, lines);
   if (plan.family == KernelFamily::Column && plan.pieces > 1) {

@@ -36,16 +36,17 @@ __host__ __device__ constexpr long long lookback_workspace_bytes(long long tiles
   return 16 + 2 * tiles * 2 * accBytes;
 }
 
-// Tiles of all rows: the workspace holds two values for each. With edges
-// (lookback_scan_grid), a row's tiles lie on its 16-byte grid, so a row
-// has room for one more when its start may lie inside a word (its last
-// tile in scan order is then empty; the planner's gridTilesPerRow). Dense
-// spans (edges too) are staged wherever their tiles start.
 // A tile's items: kItems a thread, or with lane threads (lane_threads.cuh)
 // kItems elements of one of the packed items' lanes a thread.
 template <class Plan> __host__ __device__ constexpr long long lookback_tile_items() {
   return (long long)Plan::kThreads * Plan::kItems / (Plan::kLaneThreads ? Plan::kPackedLanes : 1);
 }
+
+// Tiles of all rows: the workspace holds two values for each. With edges
+// (lookback_scan_grid), a row's tiles lie on its 16-byte grid, so a row
+// has room for one more when its start may lie inside a word (its last
+// tile in scan order is then empty; the planner's gridTilesPerRow). Dense
+// spans (edges too) are staged wherever their tiles start.
 template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles_per_row() {
   constexpr bool kOnGrid = Plan::kEdges && !SpanStaged<P>::value;
   return (P::kLength + (kOnGrid ? 16 / (long long)sizeof(typename P::In) - 1 : 0) + lookback_tile_items<Plan>() - 1) /
