@@ -540,11 +540,12 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
 
 // Pieces along each panel's scan of `chunks` stages' worth of rows: with
 // few panels, pieces as long as the stages (each loaded once), so that
-// many more blocks share the work, up to kMaxPieces (longer ones stream
-// twice); tuned, any count. The kernel cuts
-// ceil(chunks / pieces) chunks a piece, so the count is adjusted until none
-// is empty.
-int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t chunks, int stages) {
+// many more blocks share the work, up to kMaxPieces or a piece a
+// kPieceChainBytes of the problem's `bytes` (longer ones stream twice);
+// tuned, any count. The kernel cuts ceil(chunks / pieces) chunks a piece,
+// so the count is adjusted until none is empty.
+int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t chunks, int stages,
+                 int64_t bytes) {
   // A piece's thread needs more registers than a block of more than 512
   // threads leaves it (64: f64 log-sum-exp spilled).
   const bool roomy = threads * policy::ColumnPolicy::kPieceMinRegisters <= policy::kRegistersPerSm;
@@ -552,7 +553,8 @@ int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t 
   if (tuning.pieces)
     pieces = std::min<int64_t>(tuning.pieces, chunks);
   else if (panels < policy::ColumnPolicy::kPieceMinPanels && roomy)
-    pieces = std::min<int64_t>(ceilDiv(chunks, stages), policy::ColumnPolicy::kMaxPieces);
+    pieces = std::min<int64_t>(ceilDiv(chunks, stages), std::max(policy::ColumnPolicy::kMaxPieces,
+                                                                 bytes / policy::ColumnPolicy::kPieceChainBytes));
   return int(ceilDiv(chunks, ceilDiv(chunks, pieces)));
 }
 
@@ -630,7 +632,10 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
   const int64_t panels = g.numLines() * ceilDiv(g.inner.size, panel);
   const int64_t chunks = ceilDiv(g.scan.size, rows);
-  plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages);
+  // (The lines' count as its class has it: a batch class shares its kernel.)
+  const int64_t bytes = classCount(tuning, g.numLines()) * g.scan.size * g.inner.size *
+                        (inBytes + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
+  plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages, bytes);
   // Pieces no longer than the stages stay resident and keep every stage's
   // slice totals; otherwise several groups exchange one stage's at a time.
   const bool resident = plan.pieces > 1 && ceilDiv(chunks, plan.pieces) <= stages;
@@ -778,8 +783,14 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // copy, tiles against pieces: f64[1000000,80] dim=0, a window of 64,
   // 2.11 against 1.84; f64[1000000,64], 96: 1.82 against 1.59; min
   // f64[1000000,40] reverse, 64: 1.81, 128: 1.39, pieces 1.85).
-  if (tuning.wholeRows < 0 && !tuning.lookback && warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback >
-                              ColumnPolicy::kTilesWindowRegisters)
+  // Only where the pipeline's copies are large: many small ones bound it
+  // harder (kTilesShortWindowMinCopyBytes). It copies each row of a panel's
+  // input and of its mask apart.
+  const int64_t inRowBytes = C * dtypeSize(spec.in);
+  const int64_t meanCopyBytes = spec.mask ? (inRowBytes + C) / 2 : inRowBytes;
+  const bool largeCopies = meanCopyBytes >= ColumnPolicy::kTilesShortWindowMinCopyBytes;
+  if (tuning.wholeRows < 0 && !tuning.lookback && largeCopies &&
+      warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback > ColumnPolicy::kTilesWindowRegisters)
     return false;
   tiles.lookbackPerLane = pick(tuning.lookback, int(std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters /
                                                                             (warpColumns * flagRegisters),

@@ -447,6 +447,15 @@ struct ColumnPolicy {
   // 1056 pieces within 5% of 2112; BENCHMARKS.md). Longer pieces than the
   // stages stream their rows twice (column_pipeline.cuh).
   static constexpr long long kMaxPieces = 2048;
+  // ... or, on problems whose time at full bandwidth covers a longer chain,
+  // a piece a kPieceChainBytes of the problem's bytes (input, output and
+  // mask), so that the pieces of tall panels stay as long as the stages and
+  // are read once (H100, x copy, 2048 pieces -> as long as the stages:
+  // sum i16[442400,4097] dim=0 1.71 -> 1.36, f32[442400,1000] 1.57 -> 1.21,
+  // max f32[442400,1000] mask 1.75 -> 1.27, f32[600000,256] 1.54 -> 1.30).
+  // Below it the chain binds: f32[1048576,100] (0.84 GB) 2048 pieces 2.06,
+  // 4096 2.07, 7282 2.57 (BENCHMARKS.md).
+  static constexpr long long kPieceChainBytes = 256 * 1024;
   // Panels of at most kFewColumns columns on fewer than kPieceMinPanels
   // panels: a column a thread, 128 threads in 4 groups, a panel of 32. The
   // policy's panels of 64 or more columns left most threads holding nothing
@@ -506,6 +515,19 @@ struct ColumnPolicy {
   // spilled 706 stores at 4.
   static constexpr int kTilesWindowRegisters = 48;
   static constexpr int kTilesMinLookback = 4; // a window of 128 tiles, or the pipeline's pieces
+  // ... but only where the pipeline's bulk copies (a row of the panel's
+  // input, and one of its mask) would hold at least this many bytes on
+  // average: many small copies bound it harder, and tiles with a shorter
+  // window win (H100, x copy, pieces -> tiles: prod i16[442400,52] dim=0
+  // mask 2.92 -> 1.20, i8[1000000,49] 2.22 -> 1.25, i32 -> i64
+  // [1000000,52] 1.72 -> 1.18, [1000003,80] mask 2.08 -> 1.60, min
+  // i64[1000000,40] mask 2.48 -> 1.53, f64[1000000,52] mask 1.97 -> 1.70,
+  // log-sum-exp f32 [1000000,52] 4.00 -> 3.62, f64 [1000003,33] mask 8.76
+  // -> 7.81; larger copies keep the pieces: f64[1000000,52] 1.58 against
+  // 1.75, [1000003,80] mask 1.88 against 2.05, max i64[1000003,64] mask
+  // 1.68 against 1.77, log-sum-exp f64 [1000000,40] 5.98 against 7.35;
+  // BENCHMARKS.md).
+  static constexpr long long kTilesShortWindowMinCopyBytes = 256;
   // Registers a thread needs (a window's flags for each of a warp's
   // columns); 8-byte accumulators and log-sum-exp's combine need more.
   static constexpr int kTilesMinRegisters = 80;

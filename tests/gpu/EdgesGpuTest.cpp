@@ -231,9 +231,19 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       "logsumexp f32[200003,20] dim=0 mask reverse", "logsumexp f32[100001,48] dim=0 exclusive",
       "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,80] dim=0 mask",
       "sum f32[257,40] dim=0 mask exclusive",  "sum bf16[3,1000,72] dim=1",
+      // Windows shorter than 128 tiles (small pipeline copies): 96 and 64.
+      "prod i16[300007,52] dim=0 mask reverse", "sum i8[400001,49] dim=0",
+      "max f64[200003,40] dim=0 mask exclusive", "sum i32[100003,80] dim=0 mask reverse",
+      "logsumexp f64[100003,33] dim=0 mask",
   };
   for (const std::string &spec : specs)
     expectPlanWith(spec, KernelFamily::Column, &KernelPlan::wholeRows);
+  for (const auto &[spec, perLane] : {std::pair<const char *, int>{"prod i16[300007,52] dim=0 mask reverse", 3},
+                                      {"max f64[200003,40] dim=0 mask exclusive", 2}}) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.lookbackPerLane, perLane) << spec;
+  }
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2), offsets(3, 1, 0)});
 }
 

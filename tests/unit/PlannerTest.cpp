@@ -183,13 +183,26 @@ TEST(Planner, MaskedWideTilesOfWordsHoldTwentyItems) {
 }
 
 // Few panels cut their scans into pieces as long as the stages, but at most
-// 2048 a panel: the pieces' chain has a link per 8 (ColumnPolicy::kMaxPieces).
+// 2048 a panel, or one a 256 KB of the problem's bytes where that is more:
+// the pieces' chain has a link per 8 (ColumnPolicy::kMaxPieces,
+// kPieceChainBytes).
 TEST(Planner, LongColumnScansCapTheirPieces) {
   KernelPlan tall = pipeline("sum f32[4194304,20] dim=0");
   EXPECT_EQ(tall.family, KernelFamily::Column);
   EXPECT_GT(tall.pieces, 1024);
-  EXPECT_LE(tall.pieces, 2048);
+  EXPECT_LE(tall.pieces, 4194304LL * 20 * 8 / (256 * 1024)); // 0.67 GB: a piece a 256 KB
   EXPECT_EQ(plan("sum f16[96643,315] dim=0").pieces, 672); // as long as the stages, under the cap
+  // 0.84 GB: a piece a 256 KB, 3200 (then evened out), pieces longer than the stages.
+  KernelPlan chained = plan("sum f32[1048576,100] dim=0");
+  EXPECT_EQ(chained.pieces, 3121);
+  EXPECT_EQ(chained.rowsPerChunk, 48);
+  const int64_t chainedChunks = (1048576 + chained.rowsPerChunk - 1) / chained.rowsPerChunk;
+  EXPECT_GT((chainedChunks + chained.pieces - 1) / chained.pieces, chained.stages);
+  // 18 GB: as long as the stages, 3073 of 3 stages of 48 rows.
+  KernelPlan wide = plan("sum i16[442400,4097] dim=0");
+  EXPECT_EQ(wide.pieces, 3073);
+  EXPECT_EQ(wide.rowsPerChunk, 48);
+  EXPECT_EQ((9217 + wide.pieces - 1) / wide.pieces, wide.stages); // 9217 chunks
   EXPECT_GT(planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("whole_rows=0,pieces=4096")).pieces,
             2048); // tuned: any count
 }
@@ -327,9 +340,22 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   EXPECT_EQ(plan("sum f64[1000003,48] dim=0").lookbackPerLane, 4);
   EXPECT_FALSE(plan("sum f64[1000003,64] dim=0").wholeRows);
   EXPECT_EQ(plan("max f64[1000003,40] dim=0").lookbackPerLane, 4);
-  EXPECT_FALSE(plan("max f64[1000003,40] dim=0 mask").wholeRows);
   EXPECT_EQ(plan("logsumexp f64[1000003,32] dim=0").lookbackPerLane, 4);
   EXPECT_FALSE(plan("logsumexp f64[1000003,48] dim=0").wholeRows);
+  // ... but only where the pipeline's copies (a row of input, and one of
+  // mask) would hold 256 bytes or more on average
+  // (kTilesShortWindowMinCopyBytes): smaller ones take a shorter window.
+  KernelPlan masked = plan("max f64[1000003,40] dim=0 mask");
+  EXPECT_TRUE(masked.wholeRows);
+  EXPECT_EQ(masked.lookbackPerLane, 2); // 48 registers / (3 columns a warp x 6)
+  KernelPlan narrow = plan("prod i16[442400,52] dim=0 mask");
+  EXPECT_TRUE(narrow.wholeRows);
+  EXPECT_EQ(narrow.lookbackPerLane, 3); // 48 / (4 x 4)
+  EXPECT_TRUE(plan("sum i32[1000000,52] dim=0").wholeRows);  // 208-byte rows
+  EXPECT_FALSE(plan("sum i32[1000000,80] dim=0").wholeRows); // 320
+  EXPECT_TRUE(plan("sum i32[1000000,80] dim=0 mask").wholeRows);  // (320 + 80) / 2
+  EXPECT_TRUE(plan("sum f64[1000000,52] dim=0 mask").wholeRows);  // (416 + 52) / 2
+  EXPECT_FALSE(plan("max i64[1000000,64] dim=0 mask").wholeRows); // (512 + 64) / 2
   // Not: rows apart in memory, wider panels, many lines, narrow columns,
   // targets without bulk copies, and tuned off.
   EXPECT_FALSE(plan("sum f32[1000000,20] dim=0 strides=[24,1]").wholeRows);
