@@ -751,7 +751,15 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int64_t C = g.inner.size;
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const bool dense = g.inner.in == 1 && g.scan.in == C && (!spec.mask || (g.inner.mask == 1 && g.scan.mask == C));
-  const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= ColumnPolicy::kTilesMaxColumns &&
+  // The column pipeline would copy each row of a panel's input and of its
+  // mask apart: small copies bound it (kTilesSmallCopyMaxBytes).
+  const int64_t inRowBytes = C * dtypeSize(spec.in);
+  const int64_t meanCopyBytes = spec.mask ? (inRowBytes + C) / 2 : inRowBytes;
+  const bool smallCopies = meanCopyBytes <= ColumnPolicy::kTilesSmallCopyMaxBytes;
+  const int64_t maxColumns = meanCopyBytes <= ColumnPolicy::kTilesWideSmallCopyMaxBytes
+                                 ? ColumnPolicy::kTilesSmallCopiesMaxColumns
+                                 : ColumnPolicy::kTilesMaxColumns;
+  const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= maxColumns &&
                     g.numLines() < ColumnPolicy::kPieceMinPanels;
   if (!arch.bulkCopy || !dense || tuning.wholeRows == 0 || (tuning.wholeRows < 0 && !tall))
     return false;
@@ -784,12 +792,8 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // 2.11 against 1.84; f64[1000000,64], 96: 1.82 against 1.59; min
   // f64[1000000,40] reverse, 64: 1.81, 128: 1.39, pieces 1.85).
   // Only where the pipeline's copies are large: many small ones bound it
-  // harder (kTilesShortWindowMinCopyBytes). It copies each row of a panel's
-  // input and of its mask apart.
-  const int64_t inRowBytes = C * dtypeSize(spec.in);
-  const int64_t meanCopyBytes = spec.mask ? (inRowBytes + C) / 2 : inRowBytes;
-  const bool largeCopies = meanCopyBytes >= ColumnPolicy::kTilesShortWindowMinCopyBytes;
-  if (tuning.wholeRows < 0 && !tuning.lookback && largeCopies &&
+  // harder.
+  if (tuning.wholeRows < 0 && !tuning.lookback && !smallCopies &&
       warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback > ColumnPolicy::kTilesWindowRegisters)
     return false;
   tiles.lookbackPerLane = pick(tuning.lookback, int(std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters /

@@ -506,6 +506,20 @@ struct ColumnPolicy {
   // or each round of tiles waits on a chain within itself (BENCHMARKS.md).
   static constexpr long long kTilesMinColumns = 17;
   static constexpr long long kTilesMaxColumns = 80;
+  // ... or up to kTilesSmallCopiesMaxColumns where the pipeline's copies
+  // would hold at most kTilesWideSmallCopyMaxBytes on average (see
+  // kTilesSmallCopyMaxBytes). H100, x copy, pieces -> tiles:
+  // f16[1048576,100] dim=0 reverse 3.25 -> 2.05, f16[2000000,96] mask 4.68
+  // -> 2.08, f16[1000003,81] one element in 4.66 -> 1.82, max
+  // bf16[1000000,100] mask 3.26 -> 2.07, i8[1000000,100] 1.57 -> 1.13,
+  // bool[1000000,127] 2.02 -> 1.49 (spilling 64 bytes). Larger copies lost
+  // (max f16[1000000,120] 2.27 -> 2.67, i16 -> i64 [1000000,128] 1.40 ->
+  // 1.70, log-sum-exp f16 [1000000,120] 4.11 -> 5.35, prod i32 -> i64
+  // [1000000,100] 1.70 -> 2.31), though not all (bf16[1000000,128] 2.75 ->
+  // 2.38, min bf16[500000,110] exclusive 2.87 -> 2.42), and so did wider
+  // panels (u8[1000000,200] 1.50 -> 2.68; BENCHMARKS.md).
+  static constexpr long long kTilesSmallCopiesMaxColumns = 128;
+  static constexpr long long kTilesWideSmallCopyMaxBytes = 200;
   static constexpr int kTileBytes = 48 * 1024;
   static constexpr int kTilesThreads = 512;
   static constexpr int kTilesStages = 3; // at least: one scanned, one totaled, one loading
@@ -516,8 +530,8 @@ struct ColumnPolicy {
   static constexpr int kTilesWindowRegisters = 48;
   static constexpr int kTilesMinLookback = 4; // a window of 128 tiles, or the pipeline's pieces
   // ... but only where the pipeline's bulk copies (a row of the panel's
-  // input, and one of its mask) would hold at least this many bytes on
-  // average: many small copies bound it harder, and tiles with a shorter
+  // input, and one of its mask) would hold more than kTilesSmallCopyMaxBytes
+  // on average: many small copies bound it harder, and tiles with a shorter
   // window win (H100, x copy, pieces -> tiles: prod i16[442400,52] dim=0
   // mask 2.92 -> 1.20, i8[1000000,49] 2.22 -> 1.25, i32 -> i64
   // [1000000,52] 1.72 -> 1.18, [1000003,80] mask 2.08 -> 1.60, min
@@ -527,7 +541,7 @@ struct ColumnPolicy {
   // 1.75, [1000003,80] mask 1.88 against 2.05, max i64[1000003,64] mask
   // 1.68 against 1.77, log-sum-exp f64 [1000000,40] 5.98 against 7.35;
   // BENCHMARKS.md).
-  static constexpr long long kTilesShortWindowMinCopyBytes = 256;
+  static constexpr long long kTilesSmallCopyMaxBytes = 256;
   // Registers a thread needs (a window's flags for each of a warp's
   // columns); 8-byte accumulators and log-sum-exp's combine need more.
   static constexpr int kTilesMinRegisters = 80;

@@ -235,6 +235,9 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       "prod i16[300007,52] dim=0 mask reverse", "sum i8[400001,49] dim=0",
       "max f64[200003,40] dim=0 mask exclusive", "sum i32[100003,80] dim=0 mask reverse",
       "logsumexp f64[100003,33] dim=0 mask",
+      // Past 80 columns where the pipeline's copies would be small.
+      "sum f16[100003,96] dim=0 mask reverse", "max bf16[50001,100] dim=0 mask exclusive",
+      "sum bool[100000,127] dim=0",            "sum f16[100003,81] dim=0",
   };
   for (const std::string &spec : specs)
     expectPlanWith(spec, KernelFamily::Column, &KernelPlan::wholeRows);

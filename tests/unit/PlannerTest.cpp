@@ -343,8 +343,8 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   EXPECT_EQ(plan("logsumexp f64[1000003,32] dim=0").lookbackPerLane, 4);
   EXPECT_FALSE(plan("logsumexp f64[1000003,48] dim=0").wholeRows);
   // ... but only where the pipeline's copies (a row of input, and one of
-  // mask) would hold 256 bytes or more on average
-  // (kTilesShortWindowMinCopyBytes): smaller ones take a shorter window.
+  // mask) would hold more than 256 bytes on average
+  // (kTilesSmallCopyMaxBytes): smaller ones take a shorter window.
   KernelPlan masked = plan("max f64[1000003,40] dim=0 mask");
   EXPECT_TRUE(masked.wholeRows);
   EXPECT_EQ(masked.lookbackPerLane, 2); // 48 registers / (3 columns a warp x 6)
@@ -360,6 +360,14 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   // targets without bulk copies, and tuned off.
   EXPECT_FALSE(plan("sum f32[1000000,20] dim=0 strides=[24,1]").wholeRows);
   EXPECT_FALSE(plan("sum f32[1048576,100] dim=0").wholeRows); // past kTilesMaxColumns
+  // ... which copies of at most 200 bytes extend to 128 columns
+  // (kTilesSmallCopiesMaxColumns, kTilesWideSmallCopyMaxBytes).
+  EXPECT_TRUE(plan("sum f16[1048576,100] dim=0 reverse").wholeRows); // 200-byte rows
+  EXPECT_TRUE(plan("sum f16[2000000,96] dim=0 mask").wholeRows);     // (192 + 96) / 2
+  EXPECT_TRUE(plan("sum bool[1000000,127] dim=0").wholeRows);        // 127
+  EXPECT_FALSE(plan("sum u8[1000000,200] dim=0").wholeRows);         // past 128
+  EXPECT_FALSE(plan("max f16[1000000,120] dim=0").wholeRows);        // 240
+  EXPECT_FALSE(plan("sum bf16[1000000,128] dim=0").wholeRows);       // 256
   EXPECT_FALSE(plan("sum f32[300,1000,20] dim=1").wholeRows);
   EXPECT_NE(plan("sum f32[1048576,16] dim=0").family, KernelFamily::Column);
   EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,20] dim=0"), {}, Target{80}).wholeRows);
