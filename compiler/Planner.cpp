@@ -796,12 +796,22 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   if (tuning.wholeRows < 0 && !tuning.lookback && !smallCopies &&
       warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback > ColumnPolicy::kTilesWindowRegisters)
     return false;
-  tiles.lookbackPerLane = pick(tuning.lookback, int(std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters /
-                                                                            (warpColumns * flagRegisters),
-                                                                        1, ColumnPolicy::kTilesLookback)));
+  int64_t perLane = std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters / (warpColumns * flagRegisters), 1,
+                                        ColumnPolicy::kTilesLookback);
+  // (Short windows of 1-byte elements into 8-byte accumulators: at most
+  // kTilesByteIntoWideLookback.)
+  if (perLane < ColumnPolicy::kTilesLookback && dtypeSize(spec.in) == 1 && accWords == 2)
+    perLane = std::min<int64_t>(perLane, ColumnPolicy::kTilesByteIntoWideLookback);
+  tiles.lookbackPerLane = pick(tuning.lookback, int(perLane));
   tiles.lookbackWarps = 1;
   tiles.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
   tiles.sharedBytes = columnTilesSharedBytes(spec, tiles);
+  // A mask of 1-byte elements holds as many bytes as the input (kTileBytes
+  // counts the input's): fewer rows a tile, until its stages fit.
+  while (!tuning.tileRows && tiles.sharedBytes > arch.maxDynamicSharedBytes && tiles.rowsPerChunk > tiles.groups) {
+    tiles.rowsPerChunk = std::max<int64_t>(tiles.groups, tiles.rowsPerChunk * 7 / 8 / tiles.groups * tiles.groups);
+    tiles.sharedBytes = columnTilesSharedBytes(spec, tiles);
+  }
   if (tiles.sharedBytes > arch.maxDynamicSharedBytes)
     return false;
   // As many blocks an SM as threads, shared memory and the registers a thread needs allow.

@@ -529,6 +529,12 @@ struct ColumnPolicy {
   // spilled 706 stores at 4.
   static constexpr int kTilesWindowRegisters = 48;
   static constexpr int kTilesMinLookback = 4; // a window of 128 tiles, or the pipeline's pieces
+  // Windows shorter than 128 tiles of 1-byte elements summed or multiplied
+  // in 8 bytes: at most 64 tiles. At 96 they spilled 4-8 bytes (sum
+  // bool[37,64] dim=0 mask, i8[1000003,49]); 64 timed the same (H100, x
+  // copy, 96 / 64: i8[1000003,49] 1.25 / 1.26, prod u8[1000003,63] reverse
+  // 1.22 / 1.21; BENCHMARKS.md).
+  static constexpr int kTilesByteIntoWideLookback = 2;
   // ... but only where the pipeline's bulk copies (a row of the panel's
   // input, and one of its mask) would hold more than kTilesSmallCopyMaxBytes
   // on average: many small copies bound it harder, and tiles with a shorter

@@ -238,6 +238,9 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       // Past 80 columns where the pipeline's copies would be small.
       "sum f16[100003,96] dim=0 mask reverse", "max bf16[50001,100] dim=0 mask exclusive",
       "sum bool[100000,127] dim=0",            "sum f16[100003,81] dim=0",
+      // 1-byte elements masked: shorter tiles, so that their stages fit.
+      "sum i8[200003,20] dim=0 mask reverse",  "max u8[100003,33] dim=0 mask exclusive",
+      "min bool[100003,100] dim=0 mask",       "prod i16[50001,64] dim=0 mask reverse",
   };
   for (const std::string &spec : specs)
     expectPlanWith(spec, KernelFamily::Column, &KernelPlan::wholeRows);

@@ -368,6 +368,14 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   EXPECT_FALSE(plan("sum u8[1000000,200] dim=0").wholeRows);         // past 128
   EXPECT_FALSE(plan("max f16[1000000,120] dim=0").wholeRows);        // 240
   EXPECT_FALSE(plan("sum bf16[1000000,128] dim=0").wholeRows);       // 256
+  // A mask of 1-byte elements is as large as the input: fewer rows a tile
+  // (1600 of 20 columns, not 2457), so that three stages fit.
+  KernelPlan bytes = plan("sum i8[1000003,20] dim=0 mask");
+  EXPECT_TRUE(bytes.wholeRows);
+  EXPECT_EQ(bytes.rowsPerChunk, 1600);
+  EXPECT_EQ(bytes.rowsPerChunk % bytes.groups, 0);
+  EXPECT_LE(bytes.sharedBytes, 227 * 1024);
+  EXPECT_TRUE(plan("min bool[1000003,100] dim=0 mask reverse").wholeRows);
   EXPECT_FALSE(plan("sum f32[300,1000,20] dim=1").wholeRows);
   EXPECT_NE(plan("sum f32[1048576,16] dim=0").family, KernelFamily::Column);
   EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,20] dim=0"), {}, Target{80}).wholeRows);
