@@ -806,8 +806,9 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   tiles.lookbackWarps = 1;
   tiles.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
   tiles.sharedBytes = columnTilesSharedBytes(spec, tiles);
-  // A mask of 1-byte elements holds as many bytes as the input (kTileBytes
-  // counts the input's): fewer rows a tile, until its stages fit.
+  // A mask of 1-byte elements holds as many bytes as the input, and 8-byte
+  // slice totals add more (kTileBytes counts the input's): fewer rows a
+  // tile, until its stages fit.
   while (!tuning.tileRows && tiles.sharedBytes > arch.maxDynamicSharedBytes && tiles.rowsPerChunk > tiles.groups) {
     tiles.rowsPerChunk = std::max<int64_t>(tiles.groups, tiles.rowsPerChunk * 7 / 8 / tiles.groups * tiles.groups);
     tiles.sharedBytes = columnTilesSharedBytes(spec, tiles);

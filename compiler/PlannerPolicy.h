@@ -529,12 +529,6 @@ struct ColumnPolicy {
   // spilled 706 stores at 4.
   static constexpr int kTilesWindowRegisters = 48;
   static constexpr int kTilesMinLookback = 4; // a window of 128 tiles, or the pipeline's pieces
-  // Windows shorter than 128 tiles of 1-byte elements summed or multiplied
-  // in 8 bytes: at most 64 tiles. At 96 they spilled 4-8 bytes (sum
-  // bool[37,64] dim=0 mask, i8[1000003,49]); 64 timed the same (H100, x
-  // copy, 96 / 64: i8[1000003,49] 1.25 / 1.26, prod u8[1000003,63] reverse
-  // 1.22 / 1.21; BENCHMARKS.md).
-  static constexpr int kTilesByteIntoWideLookback = 2;
   // ... but only where the pipeline's bulk copies (a row of the panel's
   // input, and one of its mask) would hold more than kTilesSmallCopyMaxBytes
   // on average: many small copies bound it harder, and tiles with a shorter
@@ -548,6 +542,12 @@ struct ColumnPolicy {
   // 1.68 against 1.77, log-sum-exp f64 [1000000,40] 5.98 against 7.35;
   // BENCHMARKS.md).
   static constexpr long long kTilesSmallCopyMaxBytes = 256;
+  // Windows shorter than 128 tiles of 1-byte elements summed or multiplied
+  // in 8 bytes: at most 64 tiles. At 96 they spilled 4-8 bytes (sum
+  // bool[37,64] dim=0 mask, i8[1000003,49]); 64 timed the same (H100, x
+  // copy, 96 / 64: i8[1000003,49] 1.25 / 1.26, prod u8[1000003,63] reverse
+  // 1.22 / 1.21; BENCHMARKS.md).
+  static constexpr int kTilesByteIntoWideLookback = 2;
   // Registers a thread needs (a window's flags for each of a warp's
   // columns); 8-byte accumulators and log-sum-exp's combine need more.
   static constexpr int kTilesMinRegisters = 80;
