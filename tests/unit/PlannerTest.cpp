@@ -356,6 +356,12 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   EXPECT_TRUE(plan("sum i32[1000000,80] dim=0 mask").wholeRows);  // (320 + 80) / 2
   EXPECT_TRUE(plan("sum f64[1000000,52] dim=0 mask").wholeRows);  // (416 + 52) / 2
   EXPECT_FALSE(plan("max i64[1000000,64] dim=0 mask").wholeRows); // (512 + 64) / 2
+  // Short windows of 1-byte elements into 8-byte accumulators: at most 64
+  // tiles (kTilesByteIntoWideLookback; 96 spilled); 128 still where it fits.
+  EXPECT_EQ(plan("sum bool[37,64] dim=0 mask").lookbackPerLane, 2);
+  EXPECT_EQ(plan("sum i8[1000003,49] dim=0").lookbackPerLane, 2);
+  EXPECT_EQ(plan("sum i8[1000003,33] dim=0").lookbackPerLane, 4);
+  EXPECT_EQ(plan("prod i16[1000003,49] dim=0").lookbackPerLane, 3); // 2-byte elements: 96
   // Not: rows apart in memory, wider panels, many lines, narrow columns,
   // targets without bulk copies, and tuned off.
   EXPECT_FALSE(plan("sum f32[1000000,20] dim=0 strides=[24,1]").wholeRows);
