@@ -42,6 +42,7 @@ struct Plan {
   static constexpr int kStages = {{stages}};
   static constexpr int kGroups = {{groups}};
   static constexpr int kPieces = {{pieces}};
+  static constexpr bool kPieceSpans = {{piece_spans}};
   static constexpr bool kWholeRows = {{whole_rows}};
   static constexpr bool kHeldShares = {{held_shares}};
   static constexpr bool kEvictFirst = {{evict_first}};
@@ -206,6 +207,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"workspace_used", workspaceUsed(plan)},
       {"workspace_per_batch", std::to_string(workspaceBytesForLines(spec, plan, linesPerBatch(plan)))},
       {"pieces", std::to_string(plan.pieces)},
+      {"piece_spans", boolText(plan.pieceSpans)},
       {"whole_rows", boolText(plan.wholeRows)},
       {"held_shares", boolText(plan.heldShares)},
       {"stages", std::to_string(plan.stages)},

@@ -63,7 +63,7 @@ static std::string planText(const KernelPlan &p, bool forClass) {
   if (family == KernelFamily::Column && p.groups > 1)
     os << " groups=" << p.groups;
   if (family == KernelFamily::Column && p.pieces > 1) {
-    os << " pieces=" << p.pieces;
+    os << " pieces=" << p.pieces << (p.pieceSpans ? " piece_spans=1" : "");
     if (!forClass)
       os << " workspace=" << p.workspaceBytes;
   }

@@ -56,6 +56,7 @@ struct KernelPlan {
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)
   int groups = 1;           // threads sharing each column, each scanning a slice of a stage's rows (column pipeline)
   int pieces = 1;           // blocks along each panel's scan, chained by published totals (column pipeline)
+  bool pieceSpans = false;  // pieces look back over span totals, a link per 65 pieces (column_pieces.cuh)
   bool wholeRows = false;   // column family: tiles of rowsPerChunk whole contiguous rows, chained by look-back (column_tiles.cuh)
   bool heldShares = false;  // row_lookback: each block holds its share of the tiles at once and looks back once (lookback_shares.cuh)
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)

@@ -541,28 +541,36 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
 // Pieces along each panel's scan of `chunks` stages' worth of rows: with
 // few panels, pieces as long as the stages (each loaded once), so that
 // many more blocks share the work, up to kMaxPieces or a piece a
-// kPieceChainBytes of the problem's `bytes` (longer ones stream twice);
+// kPieceChainBytes of the problem's `bytes` (longer ones stream twice), or
+// on at most kPieceSpansMaxPanels panels whose pieces would number more than
+// kMaxPieces, up to kMaxSpanPieces looking back over span totals (`spans`);
 // tuned, any count. The kernel cuts ceil(chunks / pieces) chunks a piece,
 // so the count is adjusted until none is empty.
 int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t chunks, int stages,
-                 int64_t bytes) {
+                 int64_t bytes, bool &spans) {
   // A piece's thread needs more registers than a block of more than 512
   // threads leaves it (64: f64 log-sum-exp spilled).
   const bool roomy = threads * policy::ColumnPolicy::kPieceMinRegisters <= policy::kRegistersPerSm;
+  const int64_t asLongAsTheStages = ceilDiv(chunks, stages);
+  spans = pickFlag(tuning.pieceSpans, panels <= policy::ColumnPolicy::kPieceSpansMaxPanels &&
+                                          asLongAsTheStages > policy::ColumnPolicy::kMaxPieces);
   int64_t pieces = 1;
   if (tuning.pieces)
     pieces = std::min<int64_t>(tuning.pieces, chunks);
   else if (panels < policy::ColumnPolicy::kPieceMinPanels && roomy)
-    pieces = std::min<int64_t>(ceilDiv(chunks, stages), std::max(policy::ColumnPolicy::kMaxPieces,
-                                                                 bytes / policy::ColumnPolicy::kPieceChainBytes));
-  return int(ceilDiv(chunks, ceilDiv(chunks, pieces)));
+    pieces = std::min<int64_t>(asLongAsTheStages, spans ? policy::ColumnPolicy::kMaxSpanPieces
+                                                        : std::max(policy::ColumnPolicy::kMaxPieces,
+                                                                   bytes / policy::ColumnPolicy::kPieceChainBytes));
+  pieces = ceilDiv(chunks, ceilDiv(chunks, pieces));
+  spans = spans && pieces > 1;
+  return int(pieces);
 }
 
 // Mirrors column_pieces_workspace_bytes() in templates/scanjit/column_pieces.cuh:
 // a counter, then two flagged values (twice the accumulator's size) per
-// column of each piece but a panel's last.
-int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColumns, int accBytes) {
-  return pieces > 1 ? 16 + 2 * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
+// column of each piece but a panel's last, three with span totals.
+int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColumns, int accBytes, bool spans) {
+  return pieces > 1 ? 16 + (spans ? 3 : 2) * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
 }
 
 // Sums and products of 8-byte elements take a column a thread
@@ -635,7 +643,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // (The lines' count as its class has it: a batch class shares its kernel.)
   const int64_t bytes = classCount(tuning, g.numLines()) * g.scan.size * g.inner.size *
                         (inBytes + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
-  plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages, bytes);
+  plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages, bytes, plan.pieceSpans);
   // Pieces no longer than the stages stay resident and keep every stage's
   // slice totals; otherwise several groups exchange one stage's at a time.
   const bool resident = plan.pieces > 1 && ceilDiv(chunks, plan.pieces) <= stages;
@@ -1084,7 +1092,8 @@ int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int
     return columnTilesWorkspaceBytes(spec, plan, lines);
   if (plan.family == KernelFamily::Column && plan.pieces > 1) {
     const int64_t panel = int64_t(plan.threads) / plan.groups * plan.vector; // column_panel_columns()
-    return columnPiecesWorkspaceBytes(lines * ceilDiv(plan.geometry.inner.size, panel), plan.pieces, panel, accBytes);
+    return columnPiecesWorkspaceBytes(lines * ceilDiv(plan.geometry.inner.size, panel), plan.pieces, panel, accBytes,
+                                      plan.pieceSpans);
   }
   return 0;
 }

@@ -69,7 +69,7 @@ template <class P, class Plan> __host__ __device__ constexpr long long column_pa
 
 template <class P, class Plan> __host__ __device__ constexpr long long column_workspace_bytes(long long lines) {
   return column_pieces_workspace_bytes(column_panels<P, Plan>(lines), Plan::kPieces, column_panel_columns<P, Plan>(),
-                                       int(sizeof(typename P::Acc)));
+                                       int(sizeof(typename P::Acc)), Plan::kPieceSpans);
 }
 
 template <class P, class Plan>
@@ -97,7 +97,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   typedef ColumnStages<P, S, R, kPanel, G, kResident, Plan::kEdges> Stages;
   Stages &st = dynamic_stages<Stages, Plan>();
   const long long all_panels = lines * kPanels;
-  ColumnPieces<typename P::Op, Acc, kPieces, kPanel> pieces(workspace, all_panels);
+  ColumnPieces<typename P::Op, Acc, kPieces, kPanel, Plan::kPieceSpans> pieces(workspace, all_panels);
 
   // This block's panel and piece: a ticket when there are pieces.
   long long unit = blockIdx.x;
@@ -243,6 +243,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
             if (v < valid)
               pieces.publish_aggregate(panel, piece, my + v, carry[v]);
           if (piece == 0) { // (resident) nothing before it
+            pieces.template publish_first_span<V>(panel, my, int(valid), carry);
 #pragma unroll
             for (int v = 0; v < V; ++v) {
               if (v < valid)
@@ -251,7 +252,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
             }
           } else if constexpr (sizeof(Acc) == 4) {
             Acc before[V];
-            pieces.template prefixes<V>(panel, piece, my, int(valid), before);
+            pieces.template prefixes<V>(panel, piece, my, int(valid), carry, before);
 #pragma unroll
             for (int v = 0; v < V; ++v) {
               if (v < valid)
@@ -261,10 +262,14 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
           } else {
 #pragma unroll
             for (int v = 0; v < V; ++v) {
-              const Acc before = v < valid ? pieces.prefix(panel, piece, my + v) : P::Op::identity();
+              Acc before[1] = {P::Op::identity()};
+              if (v < valid) {
+                const Acc own[1] = {carry[v]};
+                pieces.template prefixes<1>(panel, piece, my + v, 1, own, before);
+              }
               if (v < valid)
-                pieces.publish_inclusive(panel, piece, my + v, combine_cold<typename P::Op>(before, carry[v]));
-              prefix[my + v] = before;
+                pieces.publish_inclusive(panel, piece, my + v, combine_cold<typename P::Op>(before[0], carry[v]));
+              prefix[my + v] = before[0];
             }
           }
         }
@@ -420,6 +425,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
           pieces.publish_aggregate(panel, piece, my + v, carry[v]);
           pieces.publish_inclusive(panel, piece, my + v, carry[v]);
         }
+    if (totaling == 0 && group == 0 && valid > 0)
+      pieces.template publish_first_span<V>(panel, my, int(valid), carry);
   }
 }
 

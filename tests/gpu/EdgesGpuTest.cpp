@@ -196,14 +196,17 @@ TEST(Edges, ColumnPanelsReadTheirRowsAhead) {
   }
 }
 
-// Tall panels of a few columns: at most 2048 pieces a panel (ColumnPolicy::
-// kMaxPieces), each longer than the stages, so it streams its rows twice;
-// at most 32 columns take a column a thread in panels of 32 (kFewColumns).
+// Tall panels of a few columns, with the window of 8: at most 2048 pieces a
+// panel (ColumnPolicy::kMaxPieces), each longer than the stages, so it
+// streams its rows twice; at most 32 columns take a column a thread in
+// panels of 32 (kFewColumns).
 TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
   SCANJIT_REQUIRE_GPU();
-  // (Contiguous rows of 17 or more columns take tiles of whole rows: the
-  // next test. Here the column pipeline's pieces, tuned so.)
-  ScopedTuning pipeline("whole_rows=0");
+  // (Contiguous rows of 17 or more columns take tiles of whole rows, and
+  // pieces that look back over span totals stay as long as the stages up to
+  // kMaxSpanPieces: the tests around. Here the column pipeline's pieces,
+  // with the window of 8, tuned so.)
+  ScopedTuning pipeline("whole_rows=0,piece_spans=0");
   const std::vector<std::string> specs = {"sum f32[400003,20] dim=0 mask reverse", "max bf16[700001,20] dim=0 exclusive",
                                           "sum f64[600007,24] dim=0", "sum f64[1200003,12] dim=0 mask",
                                           "min i32[1300001,32] dim=0 reverse", "sum f32[800001,40] dim=0 exclusive"};
@@ -215,6 +218,40 @@ TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
     EXPECT_GT(plan.geometry.scan.size, int64_t(plan.pieces) * plan.stages * plan.rowsPerChunk) << spec;
   }
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
+TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
+  SCANJIT_REQUIRE_GPU();
+  // Pieces that look back over span totals (column_pieces.cuh), tuned onto
+  // shapes small enough for a test: past 65 pieces (the inclusive prefix
+  // 65 back), between 9 and 65 (spans from piece 0), and under 9 (only
+  // aggregates); resident pieces and pieces that stream twice (the first
+  // publishing last); 4-byte values a window for all columns, 8-byte ones
+  // a column at a time (f64, integer sums); rows off the grid. Each case
+  // runs twice, compared bit for bit.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"piece_spans=1,pieces=1100,whole_rows=0", "sum f32[100003,100] dim=0 mask reverse"},
+      {"piece_spans=1,pieces=200,whole_rows=0", "max f64[60001,40] dim=0 exclusive"},
+      {"piece_spans=1,pieces=430,whole_rows=0", "sum f64[80000,64] dim=0 mask"},
+      {"piece_spans=1,pieces=420", "prod bf16[50001,300] dim=0 mask"},
+      {"piece_spans=1,pieces=40", "sum i32[20000,70] dim=0 reverse exclusive"},
+      {"piece_spans=1,pieces=7,whole_rows=0", "min f16[5003,33] dim=0"},
+      {"piece_spans=1,pieces=27,whole_rows=0", "sum f16[5003,33] dim=0 reverse"},
+      {"piece_spans=1,pieces=420,whole_rows=0", "sum u8[60000,96] dim=0 mask"},
+  };
+  int resident = 0;
+  for (const auto &[tuning, spec] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_TRUE(plan.pieceSpans) << spec;
+    EXPECT_GT(plan.pieces, 1) << spec;
+    resident += plan.pieces * int64_t(plan.stages) * plan.rowsPerChunk >= plan.geometry.scan.size;
+    expectCasesPass({spec}, {offsets(0, 0, 0), offsets(1, 3, 2)});
+  }
+  EXPECT_GT(resident, 0) << "resident pieces and pieces that stream twice";
+  EXPECT_LT(resident, int(cases.size())) << "resident pieces and pieces that stream twice";
 }
 
 TEST(Edges, TallPanelsByWholeRowTiles) {

@@ -187,24 +187,54 @@ TEST(Planner, MaskedWideTilesOfWordsHoldTwentyItems) {
 // the pieces' chain has a link per 8 (ColumnPolicy::kMaxPieces,
 // kPieceChainBytes).
 TEST(Planner, LongColumnScansCapTheirPieces) {
-  KernelPlan tall = pipeline("sum f32[4194304,20] dim=0");
+  // With the window of 8 (more than 4 panels, or tuned so).
+  const PlanTuning window = *parsePlanTuning("whole_rows=0,piece_spans=0");
+  KernelPlan tall = planKernel(mustParse("sum f32[4194304,20] dim=0"), window);
   EXPECT_EQ(tall.family, KernelFamily::Column);
   EXPECT_GT(tall.pieces, 1024);
   EXPECT_LE(tall.pieces, 4194304LL * 20 * 8 / (256 * 1024)); // 0.67 GB: a piece a 256 KB
+  EXPECT_FALSE(tall.pieceSpans);
   EXPECT_EQ(plan("sum f16[96643,315] dim=0").pieces, 672); // as long as the stages, under the cap
   // 0.84 GB: a piece a 256 KB, 3200 (then evened out), pieces longer than the stages.
-  KernelPlan chained = plan("sum f32[1048576,100] dim=0");
+  KernelPlan chained = planKernel(mustParse("sum f32[1048576,100] dim=0"), window);
   EXPECT_EQ(chained.pieces, 3121);
   EXPECT_EQ(chained.rowsPerChunk, 48);
   const int64_t chainedChunks = (1048576 + chained.rowsPerChunk - 1) / chained.rowsPerChunk;
   EXPECT_GT((chainedChunks + chained.pieces - 1) / chained.pieces, chained.stages);
-  // 18 GB: as long as the stages, 3073 of 3 stages of 48 rows.
+  // 18 GB on 65 panels: as long as the stages, 3073 of 3 stages of 48 rows.
   KernelPlan wide = plan("sum i16[442400,4097] dim=0");
   EXPECT_EQ(wide.pieces, 3073);
+  EXPECT_FALSE(wide.pieceSpans);
   EXPECT_EQ(wide.rowsPerChunk, 48);
   EXPECT_EQ((9217 + wide.pieces - 1) / wide.pieces, wide.stages); // 9217 chunks
   EXPECT_GT(planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("whole_rows=0,pieces=4096")).pieces,
             2048); // tuned: any count
+}
+
+// On at most 4 panels, pieces that would number more than 2048 stay as long
+// as the stages (up to ColumnPolicy::kMaxSpanPieces) and look back over span
+// totals; more panels, or fewer pieces, keep the window of 8.
+TEST(Planner, FewPanelsOfLongChainsLookBackOverSpanTotals) {
+  KernelPlan spans = plan("sum f32[1048576,100] dim=0"); // 2 panels of 64
+  EXPECT_EQ(spans.family, KernelFamily::Column);
+  EXPECT_TRUE(spans.pieceSpans);
+  EXPECT_EQ(spans.pieces, 7282); // 21846 chunks of 48 rows, 3 a piece
+  EXPECT_EQ(spans.workspaceBytes, 16 + 3 * 2 * 7281LL * 64 * 8); // aggregates, span totals, inclusive prefixes
+  EXPECT_NE(spans.toString().find("pieces=7282 piece_spans=1 workspace=22367248"), std::string::npos);
+  EXPECT_TRUE(plan("sum f64[1000000,52] dim=0").pieceSpans);  // 1 panel, 5377 pieces
+  EXPECT_TRUE(plan("sum f32[600000,256] dim=0").pieceSpans);  // 4 panels
+  EXPECT_FALSE(plan("sum f64[501898,258] dim=0").pieceSpans); // 5 panels
+  EXPECT_FALSE(plan("sum f32[442400,1000] dim=0").pieceSpans); // 16 panels
+  EXPECT_FALSE(plan("sum f16[117248,408] dim=0 mask reverse").pieceSpans); // 978 pieces
+  EXPECT_LE(pipeline("sum f32[16777216,20] dim=0").pieces, 32768);
+  // Tuned either way.
+  KernelPlan off = planKernel(mustParse("sum f32[1048576,100] dim=0"), *parsePlanTuning("piece_spans=0"));
+  EXPECT_FALSE(off.pieceSpans);
+  EXPECT_EQ(off.pieces, 3121); // a piece a 256 KB: longer than the stages
+  EXPECT_EQ(off.workspaceBytes, 16 + 2 * 2 * 3120LL * 64 * 8);
+  EXPECT_TRUE(planKernel(mustParse("sum f32[4096,4096] dim=0"), *parsePlanTuning("piece_spans=1")).pieceSpans);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[64,4096,4096] dim=1"), *parsePlanTuning("piece_spans=1")).pieceSpans)
+      << "no pieces, no spans";
 }
 
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
