@@ -458,22 +458,21 @@ struct ColumnPolicy {
   static constexpr long long kPieceChainBytes = 256 * 1024;
   // On at most this many panels, pieces as long as the stages past
   // kMaxPieces look back over span totals instead (`piece_spans=1`,
-  // column_pieces.cuh): a link of the chain per 65 pieces, not 8, at twice
-  // the loads a piece. Their blocks in flight, a hundred or more a panel,
-  // outrun a chain of 8 (H100, x copy, the policy's pieces -> as long as the
-  // stages with span totals: f32[1048576,100] dim=0 2.08 -> 1.56,
-  // f64[1000000,52] 1.50 -> 1.21, i32[1000000,80] 1.69 -> 1.46,
-  // f32[2000000,200] 1.84 -> 1.45, f32[600000,256] 1.30 -> 1.20; but H200,
-  // max f32[2000003,150] dim=0 reverse, 3 panels, 1.97 -> 2.05); on more
-  // panels or shorter chains the loads cost more than the links save
-  // (f64[501898,258] @3, 5 panels: 1.27 -> 1.34; f32[442400,1000], 16
-  // panels: 1.21 -> 1.27; f16[117248,408] mask reverse, 978 pieces: 1.97 ->
-  // 2.30; BENCHMARKS.md).
+  // column_pieces.cuh): a link of the chain per 65 pieces, not 8, for 7
+  // more loads a piece. Their blocks in flight, a hundred or more a panel,
+  // outrun a chain of 8 (H200, x copy, the policy's pieces -> as long as
+  // the stages with span totals: f32[1048576,100] dim=0 2.24 -> 1.86,
+  // f64[1000000,52] 1.65 -> 1.43, i32[1000000,80] 1.93 -> 1.69,
+  // max f16[1000000,120] 3.09 -> 2.28, sum i8[4000000,150] 2.46 -> 1.83,
+  // f32[600000,256] 1.57 -> 1.37; of 21 such plans 18 gained, f16[1000000,
+  // 160] held, f16[4194304,128] 3.44 -> 3.48 and prod f64[525989,171] mask
+  // three elements in 1.64 -> 1.68 lost). On more panels the chains are
+  // short enough (a first version: f64[501898,258] @3, 5 panels, 1.27 ->
+  // 1.34; f32[442400,1000], 16 panels, 1.21 -> 1.27; BENCHMARKS.md).
   static constexpr long long kPieceSpansMaxPanels = 4;
   // ... up to this many pieces a panel (longer ones stream their rows
   // twice): H200, f32[4194304,100] dim=0 as 14564 pieces streamed twice
-  // 2.20 of copy, 29128 as long as the stages 1.90 (f16[4194304,128]: 3.54
-  // -> 3.17); a chain of 500 links.
+  // 2.20 of copy, 29128 as long as the stages 1.90; a chain of 500 links.
   static constexpr long long kMaxSpanPieces = 32768;
   // Panels of at most kFewColumns columns on fewer than kPieceMinPanels
   // panels: a column a thread, 128 threads in 4 groups, a panel of 32. The

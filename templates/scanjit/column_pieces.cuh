@@ -10,14 +10,16 @@
 //    has one link per 8 pieces;
 //  - with span totals (`piece_spans=1` in the plan; kSpanWindow) the
 //    inclusive prefix of piece p - 65, the span totals of pieces p - 57,
-//    p - 49, ..., p - 9 (a span total is the aggregates of the 8 pieces up
-//    to its own, published as soon as they are: off the chain), then the
-//    aggregates of pieces p - 8 .. p - 1: one link per 65 pieces, for
-//    panels whose pieces in flight outrun a chain of 8 (f32[1048576,100]
-//    dim=0 as long as the stages: 2.6x copy by 8, 1.6x by spans), at twice
-//    the loads (a few panels of short chains ran up to 30% slower with them;
-//    BENCHMARKS.md).
-// A column's loads are in flight together.
+//    p - 49, ..., p - 9, the aggregate of piece p - 8, then the aggregates
+//    of pieces p - 7 .. p - 1 folded into one value first. A span total is
+//    the aggregates of the 8 pieces up to its own: a piece publishes its own
+//    as soon as the 7 before it are in, before it waits for its prefix, and
+//    keeps their fold for that prefix, so spans are off the chain, which
+//    has one link per 65 pieces. For panels whose pieces in flight outrun
+//    a chain of 8 (H200, f32[1048576,100] dim=0: 2.24x copy by 8, 1.86x by
+//    spans as long as the stages; a few panels of shorter chains ran slower
+//    with them; BENCHMARKS.md).
+// A column's loads of a wait are in flight together.
 #pragma once
 
 #include "scanjit/flagged_value.cuh"
@@ -27,7 +29,7 @@ namespace scanjit {
 
 constexpr int kColumnPieceWindow = 8; // pieces from the inclusive prefix, without span totals
 constexpr int kColumnPieceSpan = 8;   // pieces a span total covers
-constexpr int kColumnPieceSpans = 8;  // span totals and the last aggregates' run in a window
+constexpr int kColumnPieceSpans = 8;  // runs of 8 pieces in a window: 7 span totals, then 8 pieces' own
 constexpr int kColumnPieceSpanWindow = kColumnPieceSpan * kColumnPieceSpans + 1;
 
 // Bytes of workspace: a 16-byte ticket counter, then the aggregate of every
@@ -84,67 +86,60 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
       store_flagged(inclusive + slot(panel, p, c), Flagged::of(v, tag));
   }
 
-  // Piece p's span total is its own aggregates `own` when it is a panel's
-  // first piece (nothing before it to wait for).
+  // Piece p's span total for columns c .. c + V - 1 below `valid`, from its
+  // own totals `own`: the totals of pieces p - 7 .. p - 1 (those that
+  // exist), once published, left in `recent`, then its own. Before the
+  // piece waits for its prefix: later pieces' windows then never wait on a
+  // piece's own prefix, only on its inclusive one, 65 pieces on. (Span
+  // totals only; a panel's last piece publishes none.)
   template <int V>
-  __device__ __forceinline__ void publish_first_span(long long panel, int c, int valid, const Acc (&own)[V]) const {
+  __device__ __forceinline__ void publish_span(long long panel, int p, int c, int valid, const Acc (&own)[V],
+                                               Acc (&recent)[V]) const {
+    if constexpr (kSpanWindow) {
+      const Flagged *first = aggregate + slot(panel, p - (kSpan - 1), c);
+      gather<V, kSpan - 1>([&](int i, int v) { return first + i * kPanel + v; }, p - (kSpan - 1), valid, recent);
+      if (p < kPieces - 1)
 #pragma unroll
-    for (int v = 0; v < V; ++v)
-      if (kSpanWindow && v < valid && kPieces > 1)
-        store_flagged(span + slot(panel, 0, c + v), Flagged::of(own[v], tag));
+        for (int v = 0; v < V; ++v)
+          if (v < valid)
+            store_flagged(span + slot(panel, p, c + v), Flagged::of(combine_cold<Op>(recent[v], own[v]), tag));
+    }
   }
 
   // Everything before piece p (p > 0) in columns c .. c + V - 1 below
-  // `valid`, once published (its window: the file's comment). With span
-  // totals, piece p's own (`own` its aggregates) goes out on the way.
-  // (V windows of 8-byte values spilled: callers take those a column at a
-  // time.)
+  // `valid`, once published (its window: the file's comment); with span
+  // totals, `recent` is what publish_span() left. (V windows of 8-byte
+  // values spilled: callers take those a column at a time.)
   template <int V>
-  __device__ __forceinline__ void prefixes(long long panel, int p, int c, int valid, const Acc (&own)[V],
+  __device__ __forceinline__ void prefixes(long long panel, int p, int c, int valid, const Acc (&recent)[V],
                                            Acc (&r)[V]) const {
-    if constexpr (kSpanWindow)
-      span_prefixes<V>(panel, p, c, valid, own, r);
-    else
+    if constexpr (kSpanWindow) {
+      span_prefixes<V>(panel, p, c, valid, r);
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        r[v] = combine_cold<Op>(r[v], recent[v]);
+    } else {
       window_prefixes<V>(panel, p, c, valid, r);
+    }
   }
 
 private:
-  // With span totals: the inclusive prefix of piece p - 65, the span totals
-  // of pieces p - 57, p - 49, ..., p - 9, then the aggregates of pieces
-  // p - 8 .. p - 1 (those that exist; the first pieces' spans start at piece
-  // 0). On the way, as soon as the aggregates of pieces p - 7 .. p - 1 are
-  // in, piece p's span total (them, then `own`) is published: later pieces'
-  // windows never wait on a piece's own prefix, only on its inclusive one,
-  // 65 pieces on.
+  // With span totals, all but the last 7 pieces' totals: the inclusive
+  // prefix of piece p - 65, the span totals of pieces p - 57, p - 49, ...,
+  // p - 9, then the total of piece p - 8 (those that exist; the first
+  // pieces' spans start at piece 0).
   template <int V>
-  __device__ __forceinline__ void span_prefixes(long long panel, int p, int c, int valid, const Acc (&own)[V],
-                                                Acc (&r)[V]) const {
-    constexpr int N = 1 + (kSpans - 1) + kSpan; // entries, in the order they combine
-    constexpr int kFirstAggregate = kSpans;      // entry of piece p - 8's aggregate
-    const long long far = slot(panel, p - W, c), near = slot(panel, p - kSpan * 2, c);
-    // Entry i of column c + v (its piece: p - 65 + 8i, then p - 16 + i).
+  __device__ __forceinline__ void span_prefixes(long long panel, int p, int c, int valid, Acc (&r)[V]) const {
+    constexpr int N = kSpans + 1; // entries, in the order they combine
+    const long long far = slot(panel, p - W, c);
+    // Entry i of column c + v: piece p - 65 + 8i, the last p - 8.
     auto at = [&](int i, int v) {
       return i == 0 ? inclusive + far + v
-                    : i < kFirstAggregate ? span + far + i * kSpan * kPanel + v : aggregate + near + i * kPanel + v;
+                    : i < kSpans ? span + far + i * kSpan * kPanel + v : aggregate + far + (W - kSpan) * kPanel + v;
     };
-    // Entries before piece 0: spans from piece 9 on, else aggregates.
-    const int skip = p > kSpan ? max(0, (W - p + kSpan - 1) / kSpan) : kSpan * 2 - p;
-    bool span_out = p >= kPieces - 1; // (a panel's last piece has none)
-    gather<V, N>(at, -skip, valid, r, [&](const Flagged (&seen)[V][N]) {
-      if (span_out || !in<V, N>(seen, kFirstAggregate + 1, -skip, valid))
-        return;
-#pragma unroll
-      for (int v = 0; v < V; ++v) {
-        Acc t = Op::identity();
-#pragma unroll
-        for (int i = kFirstAggregate + 1; i < N; ++i)
-          if (i >= skip)
-            t = combine_cold<Op>(t, seen[v][i].value());
-        if (v < valid)
-          store_flagged(span + slot(panel, p, c + v), Flagged::of(combine_cold<Op>(t, own[v]), tag));
-      }
-      span_out = true;
-    });
+    // Entries before piece 0 (spans from piece 9 on).
+    const int skip = p > kSpan ? max(0, (W - p + kSpan - 1) / kSpan) : p == kSpan ? kSpans : N;
+    gather<V, N>(at, -skip, valid, r);
   }
 
   // Without span totals: entry 0 is the inclusive prefix of piece p - W,
@@ -152,28 +147,14 @@ private:
   template <int V>
   __device__ __forceinline__ void window_prefixes(long long panel, int p, int c, int valid, Acc (&r)[V]) const {
     auto at = [&](int i, int v) { return (i == 0 ? inclusive : aggregate) + slot(panel, p - W + i, c + v); };
-    gather<V, W>(at, p - W, valid, r, [](const Flagged (&)[V][W]) {});
-  }
-
-  // Whether entries i from `from` with first + i >= 0 of the columns below
-  // `valid` are published.
-  template <int V, int N>
-  __device__ __forceinline__ bool in(const Flagged (&seen)[V][N], int from, int first, int valid) const {
-    bool ok = true;
-#pragma unroll
-    for (int v = 0; v < V; ++v)
-#pragma unroll
-      for (int i = from; i < N; ++i)
-        ok = ok && (v >= valid || first + i < 0 || seen[v][i].ready(tag));
-    return ok;
+    gather<V, W>(at, p - W, valid, r);
   }
 
   // Entries i with first + i >= 0 of the columns below `valid` (entry i of
   // column c + v at at(i, v)), combined in the order of i once all are
-  // published. Each round issues every missing load before checking any,
-  // then calls after_round(seen).
-  template <int V, int N, class At, class AfterRound>
-  __device__ __forceinline__ void gather(At at, int first, int valid, Acc (&r)[V], AfterRound after_round) const {
+  // published. Each round issues every missing load before checking any.
+  template <int V, int N, class At>
+  __device__ __forceinline__ void gather(At at, int first, int valid, Acc (&r)[V]) const {
     Flagged seen[V][N];
 #pragma unroll
     for (int v = 0; v < V; ++v)
@@ -187,8 +168,13 @@ private:
         for (int i = 0; i < N; ++i)
           if (v < valid && first + i >= 0 && !seen[v][i].ready(tag))
             seen[v][i] = load_flagged(at(i, v));
-      after_round(seen);
-      if (in<V, N>(seen, 0, first, valid))
+      bool ready = true;
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+          ready = ready && (v >= valid || first + i < 0 || seen[v][i].ready(tag));
+      if (ready)
         break;
       __nanosleep(32);
     }

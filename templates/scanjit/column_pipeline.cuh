@@ -217,6 +217,23 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     for (int v = 0; v < V; ++v)
       x[v] = v < valid && (!P::kMask || keep[v] != 0) ? Convert<In>::template load<Acc>(raw[v]) : P::Op::identity();
   };
+  // With span totals, group 0 publishes its columns' (8-byte values a
+  // column at a time, as their windows), leaving the totals of the 7 pieces
+  // before this one in `recent`.
+  auto publish_span = [&](Acc (&recent)[V]) {
+    if constexpr (sizeof(Acc) == 4) {
+      pieces.template publish_span<V>(panel, piece, my, int(valid), carry, recent);
+    } else {
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (v < valid) {
+          const Acc own[1] = {carry[v]};
+          Acc one[1];
+          pieces.template publish_span<1>(panel, piece, my + v, 1, own, one);
+          recent[v] = one[0];
+        }
+    }
+  };
   for (long long q = 0; q < sequence; ++q) {
     const int s = stage_at(q);
     const long long k = chunk_at(q);
@@ -242,8 +259,12 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
           for (int v = 0; v < V; ++v)
             if (v < valid)
               pieces.publish_aggregate(panel, piece, my + v, carry[v]);
+          Acc recent[V];
+#pragma unroll
+          for (int v = 0; v < V; ++v)
+            recent[v] = P::Op::identity();
+          publish_span(recent); // before this piece waits for its prefix
           if (piece == 0) { // (resident) nothing before it
-            pieces.template publish_first_span<V>(panel, my, int(valid), carry);
 #pragma unroll
             for (int v = 0; v < V; ++v) {
               if (v < valid)
@@ -252,7 +273,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
             }
           } else if constexpr (sizeof(Acc) == 4) {
             Acc before[V];
-            pieces.template prefixes<V>(panel, piece, my, int(valid), carry, before);
+            pieces.template prefixes<V>(panel, piece, my, int(valid), recent, before);
 #pragma unroll
             for (int v = 0; v < V; ++v) {
               if (v < valid)
@@ -264,8 +285,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
             for (int v = 0; v < V; ++v) {
               Acc before[1] = {P::Op::identity()};
               if (v < valid) {
-                const Acc own[1] = {carry[v]};
-                pieces.template prefixes<1>(panel, piece, my + v, 1, own, before);
+                const Acc one[1] = {recent[v]};
+                pieces.template prefixes<1>(panel, piece, my + v, 1, one, before);
               }
               if (v < valid)
                 pieces.publish_inclusive(panel, piece, my + v, combine_cold<typename P::Op>(before[0], carry[v]));
@@ -425,8 +446,10 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
           pieces.publish_aggregate(panel, piece, my + v, carry[v]);
           pieces.publish_inclusive(panel, piece, my + v, carry[v]);
         }
-    if (totaling == 0 && group == 0 && valid > 0)
-      pieces.template publish_first_span<V>(panel, my, int(valid), carry);
+    if (totaling == 0 && group == 0 && valid > 0) {
+      Acc none[V];
+      publish_span(none);
+    }
   }
 }
 
