@@ -287,9 +287,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
               if (v < valid) {
                 const Acc one[1] = {recent[v]};
                 pieces.template prefixes<1>(panel, piece, my + v, 1, one, before);
-              }
-              if (v < valid)
                 pieces.publish_inclusive(panel, piece, my + v, combine_cold<typename P::Op>(before[0], carry[v]));
+              }
               prefix[my + v] = before[0];
             }
           }
@@ -447,8 +446,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
           pieces.publish_inclusive(panel, piece, my + v, carry[v]);
         }
     if (totaling == 0 && group == 0 && valid > 0) {
-      Acc none[V];
-      publish_span(none);
+      Acc unused[V];
+      publish_span(unused);
     }
   }
 }
