@@ -5,12 +5,28 @@
 # compiler/PlannerPolicy.h; BENCHMARKS.md records the sweeps.
 #
 #   scripts/tune.sh BUILD_DIR "tuning;tuning;..." "spec" ["spec"...]
-#   (an empty tuning is the policy's own choice; TUNE_CHECK=1 also checks each
-#    tuned kernel against the float64 reference with `scanjit run`, since the
-#    benchmark itself does not check results)
+#   scripts/tune.sh BUILD_DIR --pairs "tuning|spec" ["tuning|spec"...]
+#   (an empty tuning is the policy's own choice; --pairs times each spec under
+#    its own tuning, e.g. "|spec" "threads=128|spec" side by side; TUNE_CHECK=1
+#    also checks each tuned kernel against the float64 reference with
+#    `scanjit run`, since the benchmark itself does not check results)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$1 tunings=$2; shift 2
+if [ "$tunings" = --pairs ]; then
+  echo "| tuning | spec | family | ms | GB/s | copy ms | ratio | ratio range |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for pair in "$@"; do
+    t=${pair%%|*} s=${pair#*|}
+    SCANJIT_PLAN_TUNE="$t" "$build/bench/scanjit_bench" --iters "${TUNE_ITERS:-20}" --spec "$s" 2>&1 |
+      grep '^| custom' | sed "s/^| custom /| ${t:-policy} /"
+    if [ "${TUNE_CHECK:-0}" = 1 ]; then
+      result=$(SCANJIT_PLAN_TUNE="$t" "$build/tools/scanjit" run --iters 1 --check-lines 2 "${s%@*}" 2>&1 | grep -E '^check:|error' | head -1)
+      echo "|   check ${t:-policy} | \`$s\` | ${result:-no result} |"
+    fi
+  done
+  exit 0
+fi
 args=()
 for s in "$@"; do args+=(--spec "$s"); done
 IFS=';' read -r -a list <<< "$tunings"
