@@ -13,32 +13,33 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$1 tunings=$2; shift 2
+# bench TUNING SPEC...: the benchmark's rows for the specs under the tuning.
+bench() {
+  local t=$1; shift
+  local args=()
+  for s in "$@"; do args+=(--spec "$s"); done
+  SCANJIT_PLAN_TUNE="$t" "$build/bench/scanjit_bench" --iters "${TUNE_ITERS:-20}" "${args[@]}" 2>&1 |
+    grep '^| custom' | sed "s/^| custom /| ${t:-policy} /"
+}
+# check TUNING SPEC: with TUNE_CHECK=1, the tuned kernel against the reference.
+check() {
+  [ "${TUNE_CHECK:-0}" = 1 ] || return 0
+  local result
+  result=$(SCANJIT_PLAN_TUNE="$1" "$build/tools/scanjit" run --iters 1 --check-lines 2 "$2" 2>&1 | grep -E '^check:|error' | head -1)
+  echo "|   check ${1:-policy} | \`$2\` | ${result:-no result} |"
+}
+echo "| tuning | spec | family | ms | GB/s | copy ms | ratio | ratio range |"
+echo "|---|---|---|---|---|---|---|---|"
 if [ "$tunings" = --pairs ]; then
-  echo "| tuning | spec | family | ms | GB/s | copy ms | ratio | ratio range |"
-  echo "|---|---|---|---|---|---|---|---|"
   for pair in "$@"; do
     t=${pair%%|*} s=${pair#*|}
-    SCANJIT_PLAN_TUNE="$t" "$build/bench/scanjit_bench" --iters "${TUNE_ITERS:-20}" --spec "$s" 2>&1 |
-      grep '^| custom' | sed "s/^| custom /| ${t:-policy} /"
-    if [ "${TUNE_CHECK:-0}" = 1 ]; then
-      result=$(SCANJIT_PLAN_TUNE="$t" "$build/tools/scanjit" run --iters 1 --check-lines 2 "${s%@*}" 2>&1 | grep -E '^check:|error' | head -1)
-      echo "|   check ${t:-policy} | \`$s\` | ${result:-no result} |"
-    fi
+    bench "$t" "$s"
+    check "$t" "${s%@*}"
   done
   exit 0
 fi
-args=()
-for s in "$@"; do args+=(--spec "$s"); done
 IFS=';' read -r -a list <<< "$tunings"
-echo "| tuning | spec | family | ms | GB/s | copy ms | ratio | ratio range |"
-echo "|---|---|---|---|---|---|---|---|"
 for t in "${list[@]}"; do
-  SCANJIT_PLAN_TUNE="$t" "$build/bench/scanjit_bench" --iters "${TUNE_ITERS:-20}" "${args[@]}" 2>&1 |
-    grep '^| custom' | sed "s/^| custom /| ${t:-policy} /"
-  if [ "${TUNE_CHECK:-0}" = 1 ]; then
-    for s in "$@"; do
-      result=$(SCANJIT_PLAN_TUNE="$t" "$build/tools/scanjit" run --iters 1 --check-lines 2 "$s" 2>&1 | grep -E '^check:|error' | head -1)
-      echo "|   check ${t:-policy} | \`$s\` | ${result:-no result} |"
-    done
-  fi
+  bench "$t" "$@"
+  for s in "$@"; do check "$t" "$s"; done
 done
