@@ -7,6 +7,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace scanjit {
 namespace {
@@ -671,7 +672,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
 // of a panel can be bulk-copied (16-byte multiples; the kernel checks the
 // pointers); with few panels, pieces along the scan, 2 threads a column and
 // shorter stages for sums and products.
-void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &policyTuning,
+void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &policyTuning,
                       KernelPlan &plan) {
   const ScanGeometry &g = plan.geometry;
   PlanTuning tuning = policyTuning;
@@ -730,6 +731,50 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec) && pieceGroups)
     fitColumnStages(arch, spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups, threads,
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);
+}
+
+// The tuning that plans the columns of a single line as one panel, a
+// column a thread, as wide as the columns (ColumnPolicy::kFittedPanelMaxColumns),
+// in place of `panels`, the policy's pieces plan; nullopt where that does
+// not apply: tuned panels, several lines, 1- and 8-byte elements,
+// log-sum-exp (a column a thread already), panels that take no pieces.
+std::optional<PlanTuning> fittedPanelTuning(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &panels) {
+  using policy::ColumnPolicy;
+  const int64_t C = panels.geometry.inner.size;
+  const int64_t inBytes = dtypeSize(spec.in);
+  const bool applies = panels.pieces > 1 && !panels.wholeRows && spec.op != ScanOp::LogSumExp &&
+                       (inBytes == 2 || inBytes == 4) && panels.geometry.numLines() == 1 &&
+                       C > ColumnPolicy::kFewColumns &&
+                       C <= ColumnPolicy::kFittedPanelMaxColumns && !tuning.vector && !tuning.threads &&
+                       !tuning.groups;
+  if (!pickFlag(tuning.fittedPanel, applies) || panels.pieces <= 1)
+    return std::nullopt;
+  // The policy's threads a column, halved until the block fits a piece's
+  // registers (kPieceMinRegisters a thread).
+  const int columns = int(ceilDiv(std::min<int64_t>(C, ColumnPolicy::kFittedPanelMaxColumns), 32) * 32);
+  const int mostThreads = int(policy::kRegistersPerSm / ColumnPolicy::kPieceMinRegisters);
+  int groups = panels.groups;
+  while (groups > 1 && groups * columns > mostThreads)
+    groups /= 2;
+  PlanTuning fitted = tuning;
+  fitted.vector = 1;
+  fitted.threads = groups * columns;
+  if (groups != panels.groups) // (otherwise the policy's groups and stages, as for any tuned block)
+    fitted.groups = groups;
+  return fitted;
+}
+
+// The column pipeline's plan: the policy's panels, or one panel fitted to a
+// line's columns where fittedPanelTuning() applies and still takes pieces.
+void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+  const KernelPlan before = plan;
+  planColumnPanels(arch, spec, tuning, plan);
+  if (std::optional<PlanTuning> fitted = fittedPanelTuning(spec, tuning, plan)) {
+    KernelPlan one = before;
+    planColumnPanels(arch, spec, *fitted, one);
+    if (one.pieces > 1 && one.vector == 1)
+      plan = one;
+  }
 }
 
 // Mirrors ColumnTilesShared in templates/scanjit/column_tiles.cuh: each

@@ -254,6 +254,31 @@ TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
   EXPECT_LT(resident, int(cases.size())) << "resident pieces and pieces that stream twice";
 }
 
+// A single line's 33 to 160 columns of 2- and 4-byte elements with pieces:
+// one panel as wide as the columns, a column a thread
+// (ColumnPolicy::kFittedPanelMaxColumns): blocks of 5 and 6 warps a group,
+// groups halved to fit 512 threads (max, min: 4 -> 2), a panel's last warp
+// part idle, rows on and off the grid, every op and flag.
+TEST(Edges, OneLineOfColumnsTakesOnePanelFittedToIt) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "sum f16[60001,128] dim=0",                  "sum bf16[50003,159] dim=0 mask reverse",
+      "max f16[40001,150] dim=0 exclusive",        "prod f32[20011,150] dim=0 mask",
+      "sum f32[70001,123] dim=0 reverse exclusive", "max f32[30001,96] dim=0 mask",
+      "sum i32[50001,80] dim=0 exclusive",         "min i16[40003,147] dim=0",
+      "sum i16[30001,140] dim=0 mask reverse",     "prod f16[10007,160] dim=0 mask exclusive",
+  };
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_EQ(plan.vector, 1) << spec;
+    EXPECT_GT(plan.pieces, 1) << spec;
+    EXPECT_EQ(plan.threads / plan.groups, (plan.geometry.inner.size + 31) / 32 * 32) << spec;
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 TEST(Edges, TallPanelsByWholeRowTiles) {
   SCANJIT_REQUIRE_GPU();
   // Tiles of whole contiguous rows, one bulk copy each at any alignment,

@@ -215,11 +215,11 @@ TEST(Planner, LongColumnScansCapTheirPieces) {
 // as the stages (up to ColumnPolicy::kMaxSpanPieces) and look back over span
 // totals; more panels, or fewer pieces, keep the window of 8.
 TEST(Planner, FewPanelsOfLongChainsLookBackOverSpanTotals) {
-  KernelPlan spans = plan("sum f32[1048576,100] dim=0"); // 2 panels of 64
+  KernelPlan spans = plan("sum f32[1048576,100] dim=0"); // a panel of 128, a column a thread
   EXPECT_EQ(spans.family, KernelFamily::Column);
   EXPECT_TRUE(spans.pieceSpans);
   EXPECT_EQ(spans.pieces, 7282); // 21846 chunks of 48 rows, 3 a piece
-  EXPECT_EQ(spans.workspaceBytes, 16 + 3 * 2 * 7281LL * 64 * 8); // aggregates, span totals, inclusive prefixes
+  EXPECT_EQ(spans.workspaceBytes, 16 + 3 * 7281LL * 128 * 8); // aggregates, span totals, inclusive prefixes
   EXPECT_NE(spans.toString().find("pieces=7282 piece_spans=1 workspace=22367248"), std::string::npos);
   EXPECT_TRUE(plan("sum f64[1000000,52] dim=0").pieceSpans);  // 1 panel, 5377 pieces
   EXPECT_TRUE(plan("sum f32[600000,256] dim=0").pieceSpans);  // 4 panels
@@ -231,14 +231,15 @@ TEST(Planner, FewPanelsOfLongChainsLookBackOverSpanTotals) {
   KernelPlan off = planKernel(mustParse("sum f32[1048576,100] dim=0"), *parsePlanTuning("piece_spans=0"));
   EXPECT_FALSE(off.pieceSpans);
   EXPECT_EQ(off.pieces, 3121); // a piece a 256 KB: longer than the stages
-  EXPECT_EQ(off.workspaceBytes, 16 + 2 * 2 * 3120LL * 64 * 8);
+  EXPECT_EQ(off.workspaceBytes, 16 + 2 * 3120LL * 128 * 8);
   EXPECT_TRUE(planKernel(mustParse("sum f32[4096,4096] dim=0"), *parsePlanTuning("piece_spans=1")).pieceSpans);
   EXPECT_FALSE(planKernel(mustParse("sum f32[64,4096,4096] dim=1"), *parsePlanTuning("piece_spans=1")).pieceSpans)
       << "no pieces, no spans";
 }
 
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
-// groups (ColumnPolicy::kFewColumns); log-sum-exp and wider panels keep theirs.
+// groups (ColumnPolicy::kFewColumns); log-sum-exp keeps its own, and wider
+// panels of a single line take one panel fitted to them (the test below).
 TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
   for (const char *text : {"sum f32[4194304,20] dim=0", "sum bf16[4000000,24] dim=0 mask", "prod f64[2000000,17] dim=0"}) {
     KernelPlan p = pipeline(text);
@@ -247,9 +248,50 @@ TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
     EXPECT_EQ(p.groups, 4) << text;
     EXPECT_EQ(p.vector, 1) << text;
   }
-  EXPECT_EQ(pipeline("sum f32[2000000,33] dim=0").vector, 2);
+  EXPECT_EQ(pipeline("sum f32[2000000,33] dim=0").threads, 4 * 64); // unmasked off the grid: 4 a column
   EXPECT_EQ(pipeline("logsumexp f32[1000000,20] dim=0").groups, 2);
   EXPECT_EQ(plan("sum f32[300,1000,20] dim=1").vector, 2); // 300 panels: no pieces
+}
+
+// Pieces of a single line over 33 to 160 columns of 2- and 4-byte elements:
+// one panel as wide as the columns rounded up to a warp, a column a thread,
+// the policy's threads a column, halved while a block passes 512 threads
+// (ColumnPolicy::kFittedPanelMaxColumns); everything else keeps the policy's
+// panels, and tuning turns it either way.
+TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
+  struct Fitted {
+    const char *spec;
+    int threads, groups;
+  };
+  for (const Fitted &f : {Fitted{"sum f16[4194304,128] dim=0", 256, 2},      // not f16's panels of 256
+                          Fitted{"sum bf16[502457,159] dim=0", 320, 2},      // off the grid
+                          Fitted{"sum f32[639371,123] dim=0", 512, 4},       // unmasked off the grid: 4 a column
+                          Fitted{"max bf16[3000000,150] dim=0", 320, 2},     // 4 a column, halved
+                          Fitted{"sum f32[1000000,96] dim=0 mask", 192, 2},  // not masked 4-byte sums' 128
+                          Fitted{"min i16[284906,147] dim=0 reverse", 320, 2}}) {
+    KernelPlan p = plan(f.spec);
+    EXPECT_EQ(p.family, KernelFamily::Column) << f.spec;
+    EXPECT_GT(p.pieces, 1) << f.spec;
+    EXPECT_EQ(p.vector, 1) << f.spec;
+    EXPECT_EQ(p.threads, f.threads) << f.spec;
+    EXPECT_EQ(p.groups, f.groups) << f.spec;
+  }
+  // The policy's panels: several lines, wider columns, 1- and 8-byte
+  // elements, log-sum-exp, tuned blocks.
+  EXPECT_EQ(plan("sum f32[16,65536,128] dim=1").vector, 2);
+  EXPECT_EQ(plan("sum f32[1000000,200] dim=0").vector, 2);
+  EXPECT_EQ(plan("sum f16[1000000,200] dim=0").threads, 256);
+  EXPECT_EQ(plan("sum i8[4000000,150] dim=0").vector, 2);
+  EXPECT_EQ(plan("sum f64[1000000,100] dim=0").threads, 256);
+  EXPECT_EQ(plan("logsumexp f32[1000000,100] dim=0").threads, plan("logsumexp f32[1000000,100] dim=0 reverse").threads);
+  EXPECT_EQ(planKernel(mustParse("sum f32[1000000,96] dim=0"), *parsePlanTuning("threads=128")).vector, 2);
+  // Tuned off and on.
+  KernelPlan off = planKernel(mustParse("sum f16[4194304,128] dim=0"), *parsePlanTuning("fitted_panel=0"));
+  EXPECT_EQ(off.vector, 2);
+  EXPECT_EQ(off.threads, 256); // 2-byte sums' panels of 256
+  KernelPlan on = planKernel(mustParse("sum f32[16,65536,128] dim=1"), *parsePlanTuning("fitted_panel=1"));
+  EXPECT_EQ(on.vector, 1);
+  EXPECT_EQ(on.threads, 2 * 128);
 }
 
 // Middle-sized scans of a few rows whose tiles all fit the SMs' shared
