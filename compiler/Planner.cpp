@@ -733,26 +733,31 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
                     policy::ColumnPolicy::kPieceMaxRowsPerStage);
 }
 
-// The tuning that plans the columns of a single line as one panel, a
-// column a thread, as wide as the columns (ColumnPolicy::kFittedPanelMaxColumns),
-// in place of `panels`, the policy's pieces plan; nullopt where that does
-// not apply: tuned panels, several lines, 1- and 8-byte elements,
-// log-sum-exp (a column a thread already), panels that take no pieces.
+// Whether a single line's columns may take one panel fitted to them, a
+// column a thread (ColumnPolicy::kFittedPanelMaxColumns): 2- and 4-byte
+// elements, no log-sum-exp (a column a thread already), 33 to 160 columns,
+// unless tuned either way.
+bool fittedPanelApplies(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g) {
+  using policy::ColumnPolicy;
+  const int64_t C = g.inner.size, inBytes = dtypeSize(spec.in);
+  return pickFlag(tuning.fittedPanel, spec.op != ScanOp::LogSumExp && (inBytes == 2 || inBytes == 4) &&
+                                          g.numLines() == 1 && C > ColumnPolicy::kFewColumns &&
+                                          C <= ColumnPolicy::kFittedPanelMaxColumns);
+}
+
+// The tuning that plans the columns as one fitted panel in place of
+// `panels`, the policy's pieces plan; nullopt where fittedPanelApplies()
+// does not, where the panels were tuned, or where they take no pieces.
 std::optional<PlanTuning> fittedPanelTuning(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &panels) {
   using policy::ColumnPolicy;
   const int64_t C = panels.geometry.inner.size;
-  const int64_t inBytes = dtypeSize(spec.in);
-  const bool applies = panels.pieces > 1 && !panels.wholeRows && spec.op != ScanOp::LogSumExp &&
-                       (inBytes == 2 || inBytes == 4) && panels.geometry.numLines() == 1 &&
-                       C > ColumnPolicy::kFewColumns &&
-                       C <= ColumnPolicy::kFittedPanelMaxColumns && !tuning.vector && !tuning.threads &&
-                       !tuning.groups;
-  if (!pickFlag(tuning.fittedPanel, applies) || panels.pieces <= 1)
+  const bool tuned = tuning.fittedPanel < 0 && (tuning.vector || tuning.threads || tuning.groups);
+  if (panels.pieces <= 1 || panels.wholeRows || tuned || !fittedPanelApplies(spec, tuning, panels.geometry))
     return std::nullopt;
-  // The policy's threads a column, halved until the block fits a piece's
-  // registers (kPieceMinRegisters a thread).
+  // The policy's threads a column, halved until two blocks fit an SM's
+  // registers (kFittedPanelRegisters a thread).
   const int columns = int(ceilDiv(std::min<int64_t>(C, ColumnPolicy::kFittedPanelMaxColumns), 32) * 32);
-  const int mostThreads = int(policy::kRegistersPerSm / ColumnPolicy::kPieceMinRegisters);
+  const int mostThreads = int(policy::kRegistersPerSm / (2 * ColumnPolicy::kFittedPanelRegisters));
   int groups = panels.groups;
   while (groups > 1 && groups * columns > mostThreads)
     groups /= 2;
@@ -812,8 +817,12 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int64_t maxColumns = meanCopyBytes <= ColumnPolicy::kTilesWideSmallCopyMaxBytes
                                  ? ColumnPolicy::kTilesSmallCopiesMaxColumns
                                  : ColumnPolicy::kTilesMaxColumns;
+  // (On the 16-byte grid, from kTilesOnGridMaxColumns columns on, the
+  // pipeline's one fitted panel.)
+  const bool onGrid = !tuning.offGrid && bulkRun(spec, C) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines);
+  const bool fittedPanel = onGrid && C > ColumnPolicy::kTilesOnGridMaxColumns && fittedPanelApplies(spec, tuning, g);
   const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= maxColumns &&
-                    g.numLines() < ColumnPolicy::kPieceMinPanels;
+                    g.numLines() < ColumnPolicy::kPieceMinPanels && !fittedPanel;
   if (!arch.bulkCopy || !dense || tuning.wholeRows == 0 || (tuning.wholeRows < 0 && !tall))
     return false;
   KernelPlan tiles = plan;

@@ -486,7 +486,7 @@ struct ColumnPolicy {
   // Pieces of a single line over 33 to kFittedPanelMaxColumns columns of
   // 2- and 4-byte elements: one panel as wide as the columns (rounded up to
   // a warp), a column a thread, the policy's threads a column (halved while
-  // a block would pass 512 threads). The panels of 64 (two columns a
+  // two blocks would not fit an SM at kFittedPanelRegisters a thread). The panels of 64 (two columns a
   // thread) left up to 44% of their columns idle, and f16/bf16 sums' panels
   // of 256 up to 53% (H200, x copy, policy -> this: sum f16[4194304,128]
   // dim=0 3.46 -> 1.73, f16[1000000,160] 2.91 -> 1.88, bf16[502457,159]
@@ -502,6 +502,12 @@ struct ColumnPolicy {
   // (i8[4000000,150] 1.81 -> 2.12); 8-byte ones were not timed
   // (BENCHMARKS.md).
   static constexpr long long kFittedPanelMaxColumns = 160;
+  // Blocks of 512 (4 threads a column of 128) that took over 64 registers a
+  // thread ran one an SM and lost (H200, x copy: min bf16[500000,110] dim=0
+  // exclusive 2.62 -> 3.77 at 72 registers, min f32[398543,114] @1 1.77 ->
+  // 2.19 at 70; sum f32[639371,123] at 63 gained, 1.68 -> 1.48); 384 at 68
+  // gained (max f32[1000000,96] 1.84 -> 1.51).
+  static constexpr int kFittedPanelRegisters = 80;
   static constexpr long long kFewColumns = 32;
   static constexpr int kFewColumnsThreads = 128;
   static constexpr int kFewColumnsGroups = 4;
@@ -556,6 +562,18 @@ struct ColumnPolicy {
   // 2.38, min bf16[500000,110] exclusive 2.87 -> 2.42), and so did wider
   // panels (u8[1000000,200] 1.50 -> 2.68; BENCHMARKS.md).
   static constexpr long long kTilesSmallCopiesMaxColumns = 128;
+  // ... but on the 16-byte grid, past kTilesOnGridMaxColumns, where a
+  // single line's panel can be fitted to its columns
+  // (kFittedPanelMaxColumns), the pipeline's fitted panel beats the tiles
+  // (H200, x copy, tiles -> fitted panel: f32[1048576,64] dim=0 1.66 ->
+  // 1.35, f32[1000000,80] 1.90 -> 1.65, bf16[1000000,96] 2.63 -> 1.95,
+  // f16[2000000,96] mask 2.71 -> 1.99, f16[4000000,128] mask 3.14 ->
+  // 1.91). Off the grid the tiles still win more than they lose
+  // (f16[1048576,100] reverse 2.73 against 3.09, f16[1000003,81] @1 2.39
+  // against 2.66, max bf16[1000000,100] mask 2.80 against 3.16, prod
+  // i16[442400,52] mask 1.46 against 2.01; i16[1000000,100] 1.89 against
+  // 1.73; BENCHMARKS.md).
+  static constexpr long long kTilesOnGridMaxColumns = 63;
   static constexpr long long kTilesWideSmallCopyMaxBytes = 200;
   static constexpr int kTileBytes = 48 * 1024;
   static constexpr int kTilesThreads = 512;

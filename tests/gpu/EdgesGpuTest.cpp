@@ -257,8 +257,9 @@ TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
 // A single line's 33 to 160 columns of 2- and 4-byte elements with pieces:
 // one panel as wide as the columns, a column a thread
 // (ColumnPolicy::kFittedPanelMaxColumns): blocks of 5 and 6 warps a group,
-// groups halved to fit 512 threads (max, min: 4 -> 2), a panel's last warp
-// part idle, rows on and off the grid, every op and flag.
+// groups halved so that two blocks fit an SM (4 -> 2), a panel's last warp
+// part idle, rows on and off the grid (on it, from 64 columns, in place of
+// tiles of whole rows: ColumnPolicy::kTilesOnGridMaxColumns), every op and flag.
 TEST(Edges, OneLineOfColumnsTakesOnePanelFittedToIt) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
@@ -267,6 +268,7 @@ TEST(Edges, OneLineOfColumnsTakesOnePanelFittedToIt) {
       "sum f32[70001,123] dim=0 reverse exclusive", "max f32[30001,96] dim=0 mask",
       "sum i32[50001,80] dim=0 exclusive",         "min i16[40003,147] dim=0",
       "sum i16[30001,140] dim=0 mask reverse",     "prod f16[10007,160] dim=0 mask exclusive",
+      "sum f32[100003,64] dim=0 mask reverse",     "max bf16[70001,96] dim=0", // (on the grid: not tiles)
   };
   for (const std::string &spec : specs) {
     KernelPlan plan;
@@ -291,18 +293,18 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       "min i32[300001,32] dim=0 reverse",      "sum i32[250001,45] dim=0 mask",
       "sum u8[300001,40] dim=0 exclusive",     "sum f16[200003,33] dim=0 mask",
       "logsumexp f32[200003,20] dim=0 mask reverse", "logsumexp f32[100001,48] dim=0 exclusive",
-      "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,80] dim=0 mask",
+      "sum f32[6,30001,21] dim=1 reverse",     "max f32[100003,79] dim=0 mask",
       "sum f32[257,40] dim=0 mask exclusive",  "sum bf16[3,1000,72] dim=1",
       // Windows shorter than 128 tiles (small pipeline copies): 96 and 64.
       "prod i16[300007,52] dim=0 mask reverse", "sum i8[400001,49] dim=0",
-      "max f64[200003,40] dim=0 mask exclusive", "sum i32[100003,80] dim=0 mask reverse",
+      "max f64[200003,40] dim=0 mask exclusive", "sum i32[100003,78] dim=0 mask reverse",
       "logsumexp f64[100003,33] dim=0 mask",
       // Past 80 columns where the pipeline's copies would be small.
-      "sum f16[100003,96] dim=0 mask reverse", "max bf16[50001,100] dim=0 mask exclusive",
+      "sum f16[100003,98] dim=0 mask reverse", "max bf16[50001,100] dim=0 mask exclusive",
       "sum bool[100000,127] dim=0",            "sum f16[100003,81] dim=0",
       // 1-byte elements masked: shorter tiles, so that their stages fit.
       "sum i8[200003,20] dim=0 mask reverse",  "max u8[100003,33] dim=0 mask exclusive",
-      "min bool[100003,100] dim=0 mask",       "prod i16[50001,64] dim=0 mask reverse",
+      "min bool[100003,100] dim=0 mask",       "prod i16[50001,62] dim=0 mask reverse",
   };
   for (const std::string &spec : specs)
     expectPlanWith(spec, KernelFamily::Column, &KernelPlan::wholeRows);

@@ -255,7 +255,7 @@ TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
 
 // Pieces of a single line over 33 to 160 columns of 2- and 4-byte elements:
 // one panel as wide as the columns rounded up to a warp, a column a thread,
-// the policy's threads a column, halved while a block passes 512 threads
+// the policy's threads a column, halved until two blocks fit an SM at 80 registers a thread
 // (ColumnPolicy::kFittedPanelMaxColumns); everything else keeps the policy's
 // panels, and tuning turns it either way.
 TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
@@ -265,7 +265,7 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   };
   for (const Fitted &f : {Fitted{"sum f16[4194304,128] dim=0", 256, 2},      // not f16's panels of 256
                           Fitted{"sum bf16[502457,159] dim=0", 320, 2},      // off the grid
-                          Fitted{"sum f32[639371,123] dim=0", 512, 4},       // unmasked off the grid: 4 a column
+                          Fitted{"sum f32[639371,123] dim=0", 256, 2},       // unmasked off the grid: 4 a column, halved
                           Fitted{"max bf16[3000000,150] dim=0", 320, 2},     // 4 a column, halved
                           Fitted{"sum f32[1000000,96] dim=0 mask", 192, 2},  // not masked 4-byte sums' 128
                           Fitted{"min i16[284906,147] dim=0 reverse", 320, 2}}) {
@@ -425,7 +425,7 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   EXPECT_EQ(narrow.lookbackPerLane, 3); // 48 / (4 x 4)
   EXPECT_TRUE(plan("sum i32[1000000,52] dim=0").wholeRows);  // 208-byte rows
   EXPECT_FALSE(plan("sum i32[1000000,80] dim=0").wholeRows); // 320
-  EXPECT_TRUE(plan("sum i32[1000000,80] dim=0 mask").wholeRows);  // (320 + 80) / 2
+  EXPECT_TRUE(plan("sum i32[1000000,78] dim=0 mask").wholeRows);  // (312 + 78) / 2
   EXPECT_TRUE(plan("sum f64[1000000,52] dim=0 mask").wholeRows);  // (416 + 52) / 2
   EXPECT_FALSE(plan("max i64[1000000,64] dim=0 mask").wholeRows); // (512 + 64) / 2
   // Short windows of 1-byte elements into 8-byte accumulators: at most 64
@@ -441,11 +441,21 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   // ... which copies of at most 200 bytes extend to 128 columns
   // (kTilesSmallCopiesMaxColumns, kTilesWideSmallCopyMaxBytes).
   EXPECT_TRUE(plan("sum f16[1048576,100] dim=0 reverse").wholeRows); // 200-byte rows
-  EXPECT_TRUE(plan("sum f16[2000000,96] dim=0 mask").wholeRows);     // (192 + 96) / 2
+  EXPECT_TRUE(plan("sum f16[2000000,98] dim=0 mask").wholeRows);     // (196 + 98) / 2
   EXPECT_TRUE(plan("sum bool[1000000,127] dim=0").wholeRows);        // 127
   EXPECT_FALSE(plan("sum u8[1000000,200] dim=0").wholeRows);         // past 128
   EXPECT_FALSE(plan("max f16[1000000,120] dim=0").wholeRows);        // 240
   EXPECT_FALSE(plan("sum bf16[1000000,128] dim=0").wholeRows);       // 256
+  // On the 16-byte grid, from 64 columns of a single line of 2- and 4-byte
+  // elements: the pipeline's one fitted panel (kTilesOnGridMaxColumns), but
+  // tiles where a launch's pointers are off the grid.
+  for (const char *text : {"sum i32[1000000,80] dim=0 mask", "sum f16[2000000,96] dim=0 mask", "sum f32[1048576,64] dim=0"}) {
+    EXPECT_FALSE(plan(text).wholeRows) << text;
+    EXPECT_EQ(plan(text).vector, 1) << text;
+    EXPECT_TRUE(planKernel(mustParse(text), *parsePlanTuning("off_grid=1")).wholeRows) << text;
+  }
+  EXPECT_TRUE(plan("sum f32[1000000,60] dim=0").wholeRows);
+  EXPECT_TRUE(plan("sum f32[8,100000,64] dim=1").wholeRows);
   // A mask of 1-byte elements is as large as the input: fewer rows a tile
   // (1600 of 20 columns, not 2457), so that three stages fit.
   KernelPlan bytes = plan("sum i8[1000003,20] dim=0 mask");
