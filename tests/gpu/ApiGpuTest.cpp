@@ -130,8 +130,10 @@ TEST(Api, ChainedKernelsLaunchAgainAndAgainOnAStream) {
                         Case{1, 4194304, "sum f32[1,4194304] dim=1 exclusive", " held_shares=1"},
                         Case{4, 1000000, "sum f32[4,1000000] dim=1 reverse", " held_shares=1"},
                         Case{3000, 256, "sum f32[3000,256] dim=0 exclusive", " pieces="},
-                        // Tiles of whole rows: 16 for as many blocks; 167 for 132.
-                        Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " whole_rows=1"},
+                        // (One panel fitted to its 64 columns.)
+                        Case{3000, 64, "sum f32[3000,64] dim=0 exclusive", " pieces="},
+                        // Tiles of whole rows (off the 16-byte grid): 16 for as many blocks; 167 for 132.
+                        Case{3000, 62, "sum f32[3000,62] dim=0 exclusive", " whole_rows=1"},
                         Case{100000, 20, "sum f32[100000,20] dim=0 reverse", " whole_rows=1"}}) {
     Problem p(c.rows, c.cols);
     Kernel k = prepare(c.spec);
