@@ -486,19 +486,19 @@ struct ColumnPolicy {
   // Pieces of a single line over 33 to kFittedPanelMaxColumns columns of
   // 2- and 4-byte elements: one panel as wide as the columns (rounded up to
   // a warp), a column a thread, the policy's threads a column (halved while
-  // two blocks would not fit an SM at kFittedPanelRegisters a thread). The panels of 64 (two columns a
-  // thread) left up to 44% of their columns idle, and f16/bf16 sums' panels
-  // of 256 up to 53% (H200, x copy, policy -> this: sum f16[4194304,128]
-  // dim=0 3.46 -> 1.73, f16[1000000,160] 2.91 -> 1.88, bf16[502457,159]
-  // 3.18 -> 2.21, f16[148156,158] @2 4.96 -> 2.86, min i16[284906,147] @1
-  // 3.50 -> 2.61, max bf16[3000000,150] 3.06 -> 2.20, f32[639371,123] 1.68
-  // -> 1.48, i32[1000000,80] 1.69 -> 1.45, f32[834260,151] mask @1 2.76 ->
-  // 2.13; 11 more of a random draw gained, min f32[398543,114] @1 lost 1.77
-  // -> 2.19). Wider panels lost more often than they gained (blocks of 384
-  // to 512 threads: min f32[263570,190] mask 1.89 -> 2.94, sum
-  // bf16[532446,238] mask reverse 2.62 -> 3.65; max f16[254714,222] 2.70 ->
-  // 2.26), and so did several lines (3-D f32[64,4096,256] dim=1 1.12 ->
-  // 1.26, f32[32,100000,100] 1.47 -> 1.52), 1-byte elements
+  // two blocks would not fit an SM at kFittedPanelRegisters a thread). The
+  // panels of 64 (two columns a thread) left up to 44% of their columns
+  // idle, and f16/bf16 sums' panels of 256 up to 53% (H200, x copy, policy
+  // -> this: sum f16[4194304,128] dim=0 3.46 -> 1.74, f16[1000000,160]
+  // 2.93 -> 1.87, bf16[502457,159] 3.17 -> 2.25, f16[148156,158] @2 5.27
+  // -> 2.85, min i16[284906,147] @1 3.58 -> 2.61, max bf16[3000000,150]
+  // 3.05 -> 2.20, f32[639371,123] 1.68 -> 1.48, i32[1000000,80] 1.69 ->
+  // 1.46, min f32[398543,114] @1 1.77 -> 1.54; every shape it changes in a
+  // random draw gained). Wider panels lost more often than they gained
+  // (blocks of 384 to 512 threads: min f32[263570,190] mask 1.89 -> 2.94,
+  // sum bf16[532446,238] mask reverse 2.62 -> 3.65; max f16[254714,222]
+  // 2.70 -> 2.26), and so did several lines (3-D f32[64,4096,256] dim=1
+  // 1.12 -> 1.26, f32[32,100000,100] 1.47 -> 1.52), 1-byte elements
   // (i8[4000000,150] 1.81 -> 2.12); 8-byte ones were not timed
   // (BENCHMARKS.md).
   static constexpr long long kFittedPanelMaxColumns = 160;

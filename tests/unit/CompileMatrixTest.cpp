@@ -42,6 +42,15 @@ const FamilyShape kOffGridFamilies[] = {
     {KernelFamily::Column, "[1926,2521] dim=0"},       // the column pipeline, a column a thread for f64
 };
 
+// A single line's columns cut into pieces: one panel fitted to them, a
+// column a thread, for 2- and 4-byte elements (ColumnPolicy::kFittedPanel*),
+// off the 16-byte grid and on it (where tiles of whole rows gave way to it);
+// every op and dtype, plain, masked, and reverse exclusive.
+const FamilyShape kFittedPanelFamilies[] = {
+    {KernelFamily::Column, "[20011,150] dim=0"},
+    {KernelFamily::Column, "[20011,128] dim=0"},
+};
+
 // Exceptions to "no spills", each held to the spills seen when it was
 // written, so that a larger one still fails:
 // - measured and kept: unmasked integer products in 8-byte accumulators in
@@ -89,6 +98,9 @@ std::vector<std::string> allSpecs() {
       for (int flags = 0; flags < 8; ++flags)
         specs.push_back(withFlags(head + f.shape, flags));
     for (const FamilyShape &f : kOffGridFamilies)
+      for (int flags : {0, 1, 6})
+        specs.push_back(withFlags(head + f.shape, flags));
+    for (const FamilyShape &f : kFittedPanelFamilies)
       for (int flags : {0, 1, 6})
         specs.push_back(withFlags(head + f.shape, flags));
   }
@@ -141,6 +153,9 @@ KernelFamily expectedFamily(const std::string &spec) {
     if (spec.find(f.shape) != std::string::npos)
       return f.family;
   for (const FamilyShape &f : kOffGridFamilies)
+    if (spec.find(f.shape) != std::string::npos)
+      return f.family;
+  for (const FamilyShape &f : kFittedPanelFamilies)
     if (spec.find(f.shape) != std::string::npos)
       return f.family;
   return KernelFamily::Empty;
