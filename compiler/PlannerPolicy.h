@@ -362,7 +362,7 @@ struct ColumnPolicy {
   // 128-byte rows (H100: sum f16[8192,8192] dim=0 1.35 -> 1.30 of copy,
   // f16[8192,4097] 1.66 -> 1.44, prod f16 masked 1.70 -> 1.37, 3-D f16
   // 1.14 -> 1.05; max f16 lost 1.52 -> 1.59 and keeps the panels; not where
-  // the wider panels bring pieces: Planner.cpp; BENCHMARKS.md).
+  // the wider panels bring pieces: ColumnPlanner.cpp; BENCHMARKS.md).
   static constexpr int kPipelineThreadsTwoByteSums = 256;
   // Sums and products of 8-byte elements take a column a thread, four
   // threads to a column, in blocks of 256 (panels of 64), not the pieces'

@@ -35,7 +35,7 @@ template <class P, class Plan> struct ColumnTiles {
   static constexpr int W = 32 * Plan::kLookbackPerLane;                         // a column's window, in tiles
 };
 
-// Mirrors columnTilesSharedBytes() in compiler/Planner.cpp: a tile's run,
+// Mirrors columnTilesSharedBytes() in compiler/ColumnPlanner.cpp: a tile's run,
 // up to 15 bytes into its first word and its last word whole (32 bytes of
 // room), per stage.
 template <class P, class Plan> struct ColumnTilesShared {
