@@ -58,13 +58,27 @@ const FamilyShape kFittedPanelFamilies[] = {
 //   spill none but ran 24-31% slower (H200, ms: prod u8[2268,36933] dim=1
 //   0.364 -> 0.477, i8[64,1000001] reverse exclusive 0.253 -> 0.350,
 //   i64[2268,36933] 0.402 -> 0.515; BENCHMARKS.md);
+// - measured and kept: tiles of whole rows of 1-byte sums and products (in
+//   8-byte accumulators) at 128 columns spill 28-36 stores in blocks of 512;
+//   they still beat the pipeline (H100, x copy: bool[1000000,127] dim=0 2.02
+//   -> 1.49; ColumnPolicy::kTilesSmallCopiesMaxColumns);
 // - open: log-sum-exp of f64 in look-back tiles off the grid (16 items)
 //   spills 66-106 stores, found when these shapes joined the matrix and not
-//   yet timed against a plan that does not (BENCHMARKS.md, twenty-ninth pass).
+//   yet timed against a plan that does not (BENCHMARKS.md, twenty-ninth pass);
+// - open: the column pipeline's i8 sums and products (into i64) off the grid
+//   hold a group's whole slice of rows and spill 48-52 stores, found by the
+//   span-totals sweep (thirty-second pass) and when the fitted panels' shapes
+//   joined the matrix; not yet timed against a plan that does not.
 bool acceptedSpill(const std::string &spec, const KernelResources &r) {
-  if (spec.find(kOffGridFamilies[0].shape) == std::string::npos)
-    return false;
   auto has = [&](const char *token) { return spec.find(token) != std::string::npos; };
+  const bool byteSumOrProduct = (spec.rfind("sum ", 0) == 0 || spec.rfind("prod ", 0) == 0) &&
+                                (has(" u8[") || has(" i8[") || has(" bool["));
+  if (has(kFittedPanelFamilies[1].shape)) // (tiles of whole rows for 1-byte elements)
+    return byteSumOrProduct && r.spillStores <= 36 && r.stackBytes <= 40;
+  if (has(kFittedPanelFamilies[0].shape))
+    return byteSumOrProduct && has(" i8[") && r.spillStores <= 52 && r.stackBytes <= 56;
+  if (!has(kOffGridFamilies[0].shape))
+    return false;
   const bool integerProduct =
       spec.rfind("prod ", 0) == 0 && !has(" mask") && (has(" u8[") || has(" i8[") || has(" i64["));
   if (integerProduct)
