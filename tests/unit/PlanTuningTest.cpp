@@ -1,0 +1,52 @@
+// Plan tunings (SCANJIT_PLAN_TUNE, scripts/tune.sh): every key reads back
+// from its own text, and a bad token is refused with an error naming it.
+#include "compiler/PlanTuning.h"
+
+#include "llvm/Support/Error.h"
+
+#include "gtest/gtest.h"
+
+using namespace scanjit;
+
+namespace {
+
+TEST(PlanTuning, EveryKeyReadsBackFromItsText) {
+  const char *text = "threads=256,items=8,lookback=2,unroll=5,stages=3,rows=48,blocks=1024,occupancy=4,"
+                     "lookback_warps=2,lookback_rows=512,vector=1,groups=2,pieces=100,tile_rows=96,"
+                     "exact_batch=1,off_grid=1,whole_rows=0,held_shares=1,evict_first=0,lane_threads=1,"
+                     "piece_spans=0,fitted_panel=1";
+  auto tuning = parsePlanTuning(text);
+  ASSERT_TRUE(bool(tuning)) << llvm::toString(tuning.takeError());
+  EXPECT_EQ(tuning->toString(), text);
+  EXPECT_FALSE(tuning->empty());
+  auto again = parsePlanTuning(tuning->toString());
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(again->toString(), text);
+}
+
+TEST(PlanTuning, FlagsTakeZeroAndOneAndTheEmptyTextIsNoTuning) {
+  for (const char *flag : {"whole_rows", "held_shares", "evict_first", "lane_threads", "piece_spans", "fitted_panel"})
+    for (const char *value : {"0", "1"}) {
+      const std::string text = std::string(flag) + "=" + value;
+      auto tuning = parsePlanTuning(text);
+      ASSERT_TRUE(bool(tuning)) << text << ": " << llvm::toString(tuning.takeError());
+      EXPECT_EQ(tuning->toString(), text);
+      EXPECT_FALSE(tuning->empty()) << text;
+    }
+  auto none = parsePlanTuning("");
+  ASSERT_TRUE(bool(none));
+  EXPECT_TRUE(none->empty());
+  EXPECT_EQ(none->toString(), "");
+}
+
+TEST(PlanTuning, BadTokensAreRefusedByName) {
+  for (const char *text : {"threads=100", "threads=0", "vector=3", "fitted_panel=2", "piece_spans=-1", "rows=65",
+                           "stages=9", "colour=1", "threads", "groups=x"}) {
+    auto tuning = parsePlanTuning(std::string("items=4,") + text);
+    ASSERT_FALSE(bool(tuning)) << text;
+    const std::string message = llvm::toString(tuning.takeError());
+    EXPECT_NE(message.find(text), std::string::npos) << message;
+  }
+}
+
+} // namespace
