@@ -248,7 +248,10 @@ std::optional<PlanTuning> fittedPanelTuning(const ScanSpec &spec, const PlanTuni
     return std::nullopt;
   // The policy's threads a column, halved until two blocks fit an SM's
   // registers (kFittedPanelRegisters a thread).
-  const int columns = int(ceilDiv(std::min<int64_t>(C, ColumnPolicy::kFittedPanelMaxColumns), 32) * 32);
+  // (Tuned on past kFittedPanelMaxColumns: the columns split evenly into
+  // panels of at most that many.)
+  const int64_t count = ceilDiv(C, ColumnPolicy::kFittedPanelMaxColumns);
+  const int columns = int(ceilDiv(ceilDiv(C, count), 32) * 32);
   const int mostThreads = int(policy::kRegistersPerSm / (2 * ColumnPolicy::kFittedPanelRegisters));
   int groups = panels.groups;
   while (groups > 1 && groups * columns > mostThreads)

@@ -292,6 +292,10 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   KernelPlan on = planKernel(mustParse("sum f32[16,65536,128] dim=1"), *parsePlanTuning("fitted_panel=1"));
   EXPECT_EQ(on.vector, 1);
   EXPECT_EQ(on.threads, 2 * 128);
+  // ... and past 160 columns, split evenly into panels of at most 160.
+  const PlanTuning forced = *parsePlanTuning("fitted_panel=1");
+  EXPECT_EQ(planKernel(mustParse("sum bf16[560437,179] dim=0 mask reverse"), forced).threads, 2 * 96);
+  EXPECT_EQ(planKernel(mustParse("prod f16[260935,280] dim=0 mask reverse"), forced).threads, 2 * 160);
 }
 
 // Middle-sized scans of a few rows whose tiles all fit the SMs' shared
