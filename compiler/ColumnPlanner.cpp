@@ -159,6 +159,13 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   return true;
 }
 
+// Rows of a panel off the 16-byte grid (edges plans, tiles of whole rows):
+// its run of columns, the scan's step or a line's stride is not whole
+// 16-byte words in the input or the mask, or a launch's pointers are not.
+bool columnRowsOffTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g) {
+  return tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
+}
+
 // Few columns: a block per panel of columns of a line (groups threads per
 // column), rows streamed through stages of rowsPerChunk rows when every row
 // of a panel can be bulk-copied (16-byte multiples; the kernel checks the
@@ -170,8 +177,7 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   PlanTuning tuning = policyTuning;
   // Rows of a panel off the 16-byte grid (edges=1) are bulk-copied as the
   // whole words that hold them, each landing at its own place in its word.
-  const bool edges =
-      tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
+  const bool edges = columnRowsOffTheGrid(spec, tuning, g);
   // Masked sums and products of 4-byte elements: blocks of 128 and two
   // stages, as if so tuned (ColumnPolicy::kMaskedThreads).
   if (spec.mask && cheapCombine(spec) && dtypeSize(spec.in) == 4 &&
@@ -314,8 +320,8 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
                                  : ColumnPolicy::kTilesMaxColumns;
   // (On the 16-byte grid, from kTilesOnGridMaxColumns columns on, the
   // pipeline's one fitted panel.)
-  const bool onGrid = !tuning.offGrid && bulkRun(spec, C) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines);
-  const bool fittedPanel = onGrid && C > ColumnPolicy::kTilesOnGridMaxColumns && fittedPanelApplies(spec, tuning, g);
+  const bool fittedPanel = !columnRowsOffTheGrid(spec, tuning, g) && C > ColumnPolicy::kTilesOnGridMaxColumns &&
+                           fittedPanelApplies(spec, tuning, g);
   const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= maxColumns &&
                     g.numLines() < ColumnPolicy::kPieceMinPanels && !fittedPanel;
   if (!arch.bulkCopy || !dense || tuning.wholeRows == 0 || (tuning.wholeRows < 0 && !tall))
