@@ -159,6 +159,14 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   return true;
 }
 
+// Columns a plan's panels leave idle past the last column: its panels are
+// threads / groups x vector columns wide.
+int64_t idleColumns(const KernelPlan &plan) {
+  const int64_t C = plan.geometry.inner.size;
+  const int64_t panelColumns = int64_t(plan.threads / plan.groups) * plan.vector;
+  return ceilDiv(C, panelColumns) * panelColumns - C;
+}
+
 // Rows of a panel off the 16-byte grid (edges plans, tiles of whole rows):
 // its run of columns, the scan's step or a line's stride is not whole
 // 16-byte words in the input or the mask, or a launch's pointers are not.
@@ -212,35 +220,62 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   int threads = tuning.threads;
   if (!fitColumnStages(arch, spec, tuning, plan, edges, groups, threads))
     return;
+  const bool pieceGroups =
+      !edges || spec.mask || dtypeSize(spec.in) <= policy::ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes;
+  auto fitPieceGroups = [&](KernelPlan &p, int blockThreads) {
+    if (p.pieces > 1 && !tuning.groups && cheapCombine(spec) && pieceGroups)
+      fitColumnStages(arch, spec, tuning, p, edges, policy::ColumnPolicy::kPieceGroups, blockThreads,
+                      policy::ColumnPolicy::kPieceMaxRowsPerStage);
+  };
   // Sums and products of f16 and bf16: blocks of 256 (wider panels), unless
   // those bring pieces to a plan that had none (bf16[32768,32768] dim=0
-  // 1.20 -> 1.31 of copy so; i16, summed in i64, lost too: BENCHMARKS.md).
+  // 1.20 -> 1.31 of copy so; i16, summed in i64, lost too: BENCHMARKS.md),
+  // or, on a single line of at most kWidePanelsMaxIdlePanels of them with
+  // pieces, leave more columns idle than the narrower panels
+  // (ColumnPolicy::kPipelineThreadsTwoByteSums).
   if (!threads && dtypeSize(spec.in) == 2 && isFloating(spec.in) && cheapCombine(spec)) {
     KernelPlan wide = plan;
     const int wideThreads = policy::ColumnPolicy::kPipelineThreadsTwoByteSums;
     if (fitColumnStages(arch, spec, tuning, wide, edges, groups, wideThreads) &&
         (wide.pieces == 1 || plan.pieces > 1)) {
-      plan = wide;
-      threads = wideThreads;
+      fitPieceGroups(wide, wideThreads);
+      fitPieceGroups(plan, threads);
+      const int64_t widePanel = int64_t(wide.threads / wide.groups) * wide.vector;
+      const bool fewWidePanels = g.numLines() == 1 &&
+                                 ceilDiv(g.inner.size, widePanel) <= policy::ColumnPolicy::kWidePanelsMaxIdlePanels;
+      if (wide.pieces == 1 || !fewWidePanels || idleColumns(wide) <= idleColumns(plan))
+        plan = wide;
+      return;
     }
   }
-  const bool pieceGroups =
-      !edges || spec.mask || dtypeSize(spec.in) <= policy::ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes;
-  if (plan.pieces > 1 && !tuning.groups && cheapCombine(spec) && pieceGroups)
-    fitColumnStages(arch, spec, tuning, plan, edges, policy::ColumnPolicy::kPieceGroups, threads,
-                    policy::ColumnPolicy::kPieceMaxRowsPerStage);
+  fitPieceGroups(plan, threads);
 }
 
-// Whether a single line's columns may take one panel fitted to them, a
-// column a thread (ColumnPolicy::kFittedPanelMaxColumns): 2- and 4-byte
-// elements, no log-sum-exp (a column a thread already), 33 to 160 columns,
-// unless tuned either way.
-bool fittedPanelApplies(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g) {
+// Whether columns may take one panel fitted to them, a column a thread
+// (ColumnPolicy::kFittedPanelMaxColumns): 2- and 4-byte elements, no
+// log-sum-exp (a column a thread already), 33 to 160 columns.
+bool fittedPanelFits(const ScanSpec &spec, const ScanGeometry &g) {
   using policy::ColumnPolicy;
   const int64_t C = g.inner.size, inBytes = dtypeSize(spec.in);
-  return pickFlag(tuning.fittedPanel, spec.op != ScanOp::LogSumExp && (inBytes == 2 || inBytes == 4) &&
-                                          g.numLines() == 1 && C > ColumnPolicy::kFewColumns &&
-                                          C <= ColumnPolicy::kFittedPanelMaxColumns);
+  return spec.op != ScanOp::LogSumExp && (inBytes == 2 || inBytes == 4) && C > ColumnPolicy::kFewColumns &&
+         C <= ColumnPolicy::kFittedPanelMaxColumns;
+}
+
+// Whether a single line's columns may take the fitted panel, unless tuned
+// either way.
+bool fittedPanelApplies(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g) {
+  return pickFlag(tuning.fittedPanel, fittedPanelFits(spec, g) && g.numLines() == 1);
+}
+
+// Whether several lines' columns may take the fitted panel: only where it
+// leaves fewer columns idle than `panels`, the policy's
+// (ColumnPolicy::kFittedPanelMaxColumns says why).
+bool fittedPanelAppliesToLines(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &panels) {
+  const ScanGeometry &g = panels.geometry;
+  const int64_t fittedIdle = ceilDiv(g.inner.size, 32) * 32 - g.inner.size;
+  return pickFlag(tuning.fittedPanel, fittedPanelFits(spec, g) && g.numLines() > 1 &&
+                                          dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 &&
+                                          fittedIdle < idleColumns(panels));
 }
 
 // The tuning that plans the columns as one fitted panel in place of
@@ -250,10 +285,12 @@ std::optional<PlanTuning> fittedPanelTuning(const ScanSpec &spec, const PlanTuni
   using policy::ColumnPolicy;
   const int64_t C = panels.geometry.inner.size;
   const bool tuned = tuning.fittedPanel < 0 && (tuning.vector || tuning.threads || tuning.groups);
-  if (panels.pieces <= 1 || panels.wholeRows || tuned || !fittedPanelApplies(spec, tuning, panels.geometry))
+  if (panels.pieces <= 1 || panels.wholeRows || tuned ||
+      !(fittedPanelApplies(spec, tuning, panels.geometry) || fittedPanelAppliesToLines(spec, tuning, panels)))
     return std::nullopt;
   // The policy's threads a column, halved until two blocks fit an SM's
-  // registers (kFittedPanelRegisters a thread).
+  // registers (kFittedPanelRegisters a thread); on several lines, two
+  // blocks an SM asked of ptxas too (ColumnPolicy::kFittedPanelMaxColumns).
   // (Tuned on past kFittedPanelMaxColumns: the columns split evenly into
   // panels of at most that many.)
   const int64_t count = ceilDiv(C, ColumnPolicy::kFittedPanelMaxColumns);
@@ -265,6 +302,8 @@ std::optional<PlanTuning> fittedPanelTuning(const ScanSpec &spec, const PlanTuni
   PlanTuning fitted = tuning;
   fitted.vector = 1;
   fitted.threads = groups * columns;
+  if (panels.geometry.numLines() > 1)
+    fitted.occupancy = pick(tuning.occupancy, 2);
   if (groups != panels.groups) // (otherwise the policy's groups and stages, as for any tuned block)
     fitted.groups = groups;
   return fitted;

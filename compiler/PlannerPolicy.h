@@ -364,6 +364,16 @@ struct ColumnPolicy {
   // 1.14 -> 1.05; max f16 lost 1.52 -> 1.59 and keeps the panels; not where
   // the wider panels bring pieces: ColumnPlanner.cpp; BENCHMARKS.md).
   static constexpr int kPipelineThreadsTwoByteSums = 256;
+  // Except a single line of at most two such panels with pieces, where they
+  // leave more columns idle than panels of 64: those take panels of 64
+  // (H200, x copy, policy -> this: prod f16[260935,280] dim=0 mask reverse
+  // @1 4.21 -> 2.94, prod f16[111338,177] @2 4.44 -> 3.40, sum bf16[53125,
+  // 173] @2 4.78 -> 3.61, prod f16[40201,257] mask exclusive 3.77 -> 3.05,
+  // sum f16[120971,311] reverse @3 3.08 -> 2.47; all 15 timed gained).
+  // Past two panels, or on several lines, panels of 64 lost as often as they
+  // gained (sum bf16[6769,1102] reverse @1 1.68 -> 2.58, f16[8192,4097]
+  // 1.79 -> 2.08, 17 lines of bf16[6239,387] 1.99 -> 2.31; BENCHMARKS.md).
+  static constexpr int64_t kWidePanelsMaxIdlePanels = 2;
   // Sums and products of 8-byte elements take a column a thread, four
   // threads to a column, in blocks of 256 (panels of 64), not the pieces'
   // two columns a thread in blocks of 64 (ms, H100 / H200: f64[8192,8192]
@@ -497,10 +507,21 @@ struct ColumnPolicy {
   // random draw gained). Wider panels lost more often than they gained
   // (blocks of 384 to 512 threads: min f32[263570,190] mask 1.89 -> 2.94,
   // sum bf16[532446,238] mask reverse 2.62 -> 3.65; max f16[254714,222]
-  // 2.70 -> 2.26), and so did several lines (3-D f32[64,4096,256] dim=1
-  // 1.12 -> 1.26, f32[32,100000,100] 1.47 -> 1.52), 1-byte elements
-  // (i8[4000000,150] 1.81 -> 2.12); 8-byte ones were not timed
-  // (BENCHMARKS.md).
+  // 2.70 -> 2.26), and so did 1-byte elements (i8[4000000,150] 1.81 ->
+  // 2.12) and 8-byte ones (f64[1000000,100] 1.41 -> 1.62, i64[500000,150]
+  // 1.44 -> 1.57).
+  // Several lines take it only where it leaves fewer columns idle than the
+  // policy's panels, with accumulators of up to 4 bytes, and two blocks an
+  // SM asked of ptxas: all 34 drawn at random gained (H200, x copy: max
+  // bf16[32,30000,136] dim=1 2.94 -> 2.02, sum f16[8,200000,150] 2.42 ->
+  // 1.92, min f32[19,10628,153] reverse @3 1.78 -> 1.39, sum f32[3,78017,
+  // 151] @1 1.70 -> 1.40). As many idle columns lost (f32[16,65536,100]
+  // 1.52 -> 1.55, f32[32,100000,100] 1.47 -> 1.52), as did i32 sums into
+  // i64 ([20,9191,70] reverse 1.60 -> 1.81; capped to two blocks, they
+  // spill); blocks
+  // of 320 without the two blocks took 102-134 registers, ran one an SM and
+  // lost (min i32[16,2645,141] mask reverse 2.01 -> 2.39), where a single
+  // line lost with them (sum f16[1000000,160] 1.88 -> 2.26; BENCHMARKS.md).
   static constexpr long long kFittedPanelMaxColumns = 160;
   // Blocks of 512 (4 threads a column of 128) that took over 64 registers a
   // thread ran one an SM and lost (H200, x copy: min bf16[500000,110] dim=0

@@ -254,15 +254,21 @@ TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
   EXPECT_LT(resident, int(cases.size())) << "resident pieces and pieces that stream twice";
 }
 
-// A single line's 33 to 160 columns of 2- and 4-byte elements with pieces:
-// one panel as wide as the columns, a column a thread
+// A single line's 33 to 160 columns of 2- and 4-byte elements with pieces,
+// and several lines' where it leaves fewer columns idle (blocks asking two
+// an SM of ptxas): one panel as wide as the columns, a column a thread
 // (ColumnPolicy::kFittedPanelMaxColumns): blocks of 5 and 6 warps a group,
 // groups halved so that two blocks fit an SM (4 -> 2), a panel's last warp
 // part idle, rows on and off the grid (on it, from 64 columns, in place of
 // tiles of whole rows: ColumnPolicy::kTilesOnGridMaxColumns), every op and flag.
-TEST(Edges, OneLineOfColumnsTakesOnePanelFittedToIt) {
+TEST(Edges, ColumnsTakeOnePanelFittedToThem) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
+      // Several lines, where the fitted panel leaves fewer columns idle.
+      "sum f16[6,20001,150] dim=1 mask reverse", "max bf16[5,12001,136] dim=1 exclusive",
+      "min i32[4,9001,141] dim=1 mask",          "prod f32[3,10007,159] dim=1 reverse exclusive",
+      "min i16[7,5003,155] dim=1",
+      // A single line.
       "sum f16[60001,128] dim=0",                  "sum bf16[50003,159] dim=0 mask reverse",
       "max f16[40001,150] dim=0 exclusive",        "prod f32[20011,150] dim=0 mask",
       "sum f32[70001,123] dim=0 reverse exclusive", "max f32[30001,96] dim=0 mask",
@@ -277,6 +283,23 @@ TEST(Edges, OneLineOfColumnsTakesOnePanelFittedToIt) {
     EXPECT_EQ(plan.vector, 1) << spec;
     EXPECT_GT(plan.pieces, 1) << spec;
     EXPECT_EQ(plan.threads / plan.groups, (plan.geometry.inner.size + 31) / 32 * 32) << spec;
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
+// f16/bf16 sums and products on one line of at most two panels of 256
+// that would leave more columns idle than panels of 64 take those
+// (ColumnPolicy::kWidePanelsMaxIdlePanels), on and off the grid.
+TEST(Edges, TwoByteSumsTakeNarrowPanelsWhereWideOnesLeaveColumnsIdle) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {"prod f16[30011,280] dim=0 mask reverse", "sum bf16[40009,179] dim=0 exclusive",
+                                          "sum f16[20011,320] dim=0 reverse"};
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_GT(plan.pieces, 1) << spec;
+    EXPECT_EQ(plan.threads / plan.groups * plan.vector, 64) << spec;
   }
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }

@@ -288,7 +288,7 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   // Tuned off and on.
   KernelPlan off = planKernel(mustParse("sum f16[4194304,128] dim=0"), *parsePlanTuning("fitted_panel=0"));
   EXPECT_EQ(off.vector, 2);
-  EXPECT_EQ(off.threads, 256); // 2-byte sums' panels of 256
+  EXPECT_EQ(off.threads, 64); // panels of 64: 2-byte sums' of 256 would leave 128 columns idle
   KernelPlan on = planKernel(mustParse("sum f32[16,65536,128] dim=1"), *parsePlanTuning("fitted_panel=1"));
   EXPECT_EQ(on.vector, 1);
   EXPECT_EQ(on.threads, 2 * 128);
@@ -296,6 +296,36 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   const PlanTuning forced = *parsePlanTuning("fitted_panel=1");
   EXPECT_EQ(planKernel(mustParse("sum bf16[560437,179] dim=0 mask reverse"), forced).threads, 2 * 96);
   EXPECT_EQ(planKernel(mustParse("prod f16[260935,280] dim=0 mask reverse"), forced).threads, 2 * 160);
+}
+
+TEST(Planner, SeveralLinesTakeTheFittedPanelWhereFewerColumnsIdle) {
+  // 150 columns: f16's panels of 256 leave 106 idle, the fitted 160 ten.
+  KernelPlan lines = plan("sum f16[8,200000,150] dim=1");
+  EXPECT_EQ(lines.vector, 1);
+  EXPECT_EQ(lines.threads / lines.groups, 160);
+  EXPECT_EQ(lines.minBlocksPerSm, 2); // asked of ptxas: one an SM lost
+  KernelPlan max = plan("max bf16[32,30000,136] dim=1");
+  EXPECT_EQ(max.threads / max.groups, 160);
+  EXPECT_EQ(max.vector, 1);
+  // As many idle as the policy's panels of 64 (100 -> 128 either way), and
+  // accumulators of 8 bytes: the policy's panels.
+  EXPECT_EQ(plan("sum f32[16,65536,100] dim=1").vector, 2);
+  EXPECT_EQ(plan("sum i32[20,9191,70] dim=1 reverse").vector, 2);
+  // A single line keeps its fitted panel's own occupancy.
+  EXPECT_NE(plan("sum f16[1000000,160] dim=0").minBlocksPerSm, 2);
+}
+
+TEST(Planner, TwoByteSumsTakeNarrowPanelsWhereWideOnesLeaveColumnsIdle) {
+  auto panelColumns = [](const KernelPlan &p) { return p.threads / p.groups * p.vector; };
+  // One line of at most two panels of 256 with pieces: 280 columns leave
+  // 232 idle in those, 40 in panels of 64.
+  EXPECT_EQ(panelColumns(plan("prod f16[260935,280] dim=0 mask reverse")), 64);
+  EXPECT_EQ(panelColumns(plan("sum bf16[560437,179] dim=0 mask reverse")), 64);
+  // As many idle either way (238 -> 256), more than two wide panels, or
+  // several lines: panels of 256.
+  EXPECT_EQ(panelColumns(plan("sum bf16[532446,238] dim=0 mask reverse")), 256);
+  EXPECT_EQ(panelColumns(plan("sum f16[8192,4097] dim=0")), 256);
+  EXPECT_EQ(panelColumns(plan("sum bf16[17,6239,387] dim=1 reverse")), 256);
 }
 
 // Middle-sized scans of a few rows whose tiles all fit the SMs' shared
