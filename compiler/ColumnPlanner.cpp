@@ -81,6 +81,8 @@ int columnRowsAhead(const ArchPolicy &arch, const ScanSpec &spec, bool edges, in
   const int64_t inBytes = dtypeSize(spec.in), accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   if (inBytes == 1 && accBytes == 8 && !arch.timed)
     return int(std::min<int64_t>(slice, policy::ColumnPolicy::kRowsAheadUntimedByteSums));
+  if (inBytes == 2 && accBytes == 8 && edges)
+    return int(std::min<int64_t>(slice, policy::ColumnPolicy::kRowsAheadTwoByteIntoWideEdges));
   // (Edges plans keep the slice, but those of a column a thread: 4 rows.)
   if ((edges && !eightByteColumnAThread(spec, edges)) || inBytes == 1)
     return int(slice);

@@ -434,6 +434,19 @@ struct ColumnPolicy {
   // sm_120's ptxas spilled their slices 36-48 bytes at 168 registers
   // (sm_90 holds [4096,4096] dim=0's in 118; compile sweep).
   static constexpr int kRowsAheadUntimedByteSums = 8;
+  // 2-byte integers summed in 8 bytes off the 16-byte grid (edges plans)
+  // read 8 rows ahead instead of their slice: its 24 rows spilled 56-64
+  // stores at 168 registers in panels of 64 on several lines, and took 134
+  // registers (one block an SM) in fitted panels (H200, x copy, slice -> 8
+  // rows: sum i16[1000003,150] dim=0 1.95 -> 1.53, prod i16[2,2437,1869]
+  // dim=1 exclusive 1.81 -> 1.58, i16[16,20000,333] dim=1 reverse 1.65 ->
+  // 1.52, prod i16[4,200003,150] dim=1 mask 1.82 -> 1.70; 7 of 14 timed
+  // gained, 5 held, prod i16[113436,110] @2 2.24 -> 2.48 and [30000,2001]
+  // 1.49 -> 1.58 lost). 1-byte ones keep their slices: u8 (which did not
+  // spill) lost up to 13% so (prod u8[7672,1815] mask @1 1.67 -> 1.89), and
+  // i8 went either way (i8[3358,2649] @2 1.78 -> 1.53, i8[22740,508] @1
+  // 1.38 -> 1.49; BENCHMARKS.md).
+  static constexpr int kRowsAheadTwoByteIntoWideEdges = 8;
   static constexpr int kLogSumExpRowsAhead = 2;
   static constexpr int kMaskedStages = 2;
   static constexpr bool kPipelineEvictFirst = false;

@@ -200,6 +200,24 @@ TEST(Edges, ColumnPanelsReadTheirRowsAhead) {
 // panel (ColumnPolicy::kMaxPieces), each longer than the stages, so it
 // streams its rows twice; at most 32 columns take a column a thread in
 // panels of 32 (kFewColumns).
+// 2-byte integers summed in 8 bytes, rows off the 16-byte grid: 8 rows
+// read ahead, not a group's whole slice (ColumnPolicy::
+// kRowsAheadTwoByteIntoWideEdges), in panels of 64 and fitted ones.
+TEST(Edges, TwoByteIntegersIntoEightBytesOffTheGridReadEightRowsAhead) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {"sum i16[3,20011,150] dim=1", "prod i16[2,30011,150] dim=1 mask reverse",
+                                          "sum i16[50003,150] dim=0 exclusive", "prod i16[20011,1000] dim=0 mask",
+                                          "sum i16[3,10007,333] dim=1 reverse exclusive"};
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_TRUE(plan.edges) << spec;
+    EXPECT_EQ(plan.unroll, 8) << spec;
+  }
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
   SCANJIT_REQUIRE_GPU();
   // (Contiguous rows of 17 or more columns take tiles of whole rows, and

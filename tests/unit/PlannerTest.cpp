@@ -777,8 +777,10 @@ TEST(Planner, ColumnPanelsReadRowsAheadByElementSize) {
 
 // Slices too heavy to hold read rows ahead: masked 8-byte sums and products
 // off the grid 4 (ColumnPolicy::kRowsAhead), 1-byte integers summed in 8
-// bytes on archs not timed 8 (kRowsAheadUntimedByteSums); max and min off
-// the grid, unmasked f64 off it, and sm_90's 1-byte sums keep their slices.
+// bytes on archs not timed 8 (kRowsAheadUntimedByteSums), and 2-byte
+// integers summed in 8 bytes off the grid 8 (kRowsAheadTwoByteIntoWideEdges);
+// max and min off the grid, unmasked f64 off it, and sm_90's 1-byte sums
+// keep their slices.
 TEST(Planner, HeavyColumnSlicesReadRowsAhead) {
   auto slice = [](const KernelPlan &p) { return (p.rowsPerChunk + p.groups - 1) / p.groups; };
   for (const char *text : {"prod f64[300000,300] dim=0 mask", "sum f64[4096,4097] dim=0 mask reverse exclusive",
@@ -791,6 +793,16 @@ TEST(Planner, HeavyColumnSlicesReadRowsAhead) {
     const KernelPlan p = plan(text);
     EXPECT_EQ(p.unroll, slice(p)) << text;
     EXPECT_GT(p.unroll, 8) << text;
+  }
+  for (const char *text : {"prod i16[4,200003,150] dim=1 mask", "sum i16[1000003,150] dim=0", "sum i16[16,20000,333] dim=1"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_TRUE(p.edges) << text;
+    EXPECT_EQ(p.unroll, 8) << text;
+  }
+  for (const char *text : {"sum i8[8,100003,150] dim=1", "sum u8[100000,1000] dim=0 reverse"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_TRUE(p.edges) << text;
+    EXPECT_EQ(p.unroll, slice(p)) << text;
   }
   for (int sm : {100, 120}) {
     const KernelPlan p = planKernel(mustParse("sum u8[4096,4096] dim=0"), {}, Target{sm});
