@@ -5,9 +5,14 @@
 #
 #   scripts/compare-builds.sh "BUILD [BUILD...]" [scanjit_bench arguments]
 #   e.g. scripts/compare-builds.sh "build build-branch" --suite seeds
+#   (SPECS_FILE=<file>: its specs too, one a line, `@N` placements kept, as
+#    scripts/plan_diff.py lists them; scripts/ab_table.py tabulates the output)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 builds=$1; shift
+if [ -n "${SPECS_FILE:-}" ]; then
+  while read -r s; do [ -n "$s" ] && set -- "$@" --spec "$s"; done < "$SPECS_FILE"
+fi
 echo "| build | suite | spec | family | ms | GB/s | copy ms | ratio | ratio range |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for b in $builds; do

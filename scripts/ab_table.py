@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Turns `scripts/compare-builds.sh "BASE NEW" ...` output (any number of
+rounds, concatenated) into one Markdown row per case: the best ratio to copy
+of each build over its rounds, and the change. Counts the cases that gained
+or lost more than --margin (3% unless told):
+
+    scripts/compare-builds.sh "build-base build" --spec ... > ab.txt   # (GPU machine)
+    scripts/ab_table.py ab.txt [--margin 0.03]
+"""
+import argparse
+import collections
+import re
+
+ROW = re.compile(r"\| (\S+) \| \w+ \| `([^`]+)` \| \w+ \| [\d.]+ \| \d+ \| [\d.]+ \| ([\d.]+) \|")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("log")
+    p.add_argument("--margin", type=float, default=0.03)
+    args = p.parse_args()
+    ratios = collections.defaultdict(lambda: collections.defaultdict(list))
+    builds, cases = [], []
+    for line in open(args.log):
+        m = ROW.match(line)
+        if not m:
+            continue
+        build, case, ratio = m.groups()
+        ratios[case][build].append(float(ratio))
+        if build not in builds:
+            builds.append(build)
+        if case not in cases:
+            cases.append(case)
+    if len(builds) != 2:
+        raise SystemExit(f"expected two builds, found {builds}")
+    base, new = builds
+    print(f"| case | {base} | {new} | change |\n|---|---|---|---|")
+    gained = lost = 0
+    for case in cases:
+        a, b = min(ratios[case][base]), min(ratios[case][new])
+        change = (b - a) / a
+        gained += change < -args.margin
+        lost += change > args.margin
+        print(f"| `{case}` | {a:.2f} | {b:.2f} | {change * 100:+.1f}% |")
+    print(f"\n{gained} gained and {lost} lost more than {args.margin * 100:.0f}%, of {len(cases)} cases")
+
+
+if __name__ == "__main__":
+    main()

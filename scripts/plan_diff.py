@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Lists the specs whose plan differs between two builds: the cases an A/B of a
+planner change must time (`scripts/compare-builds.sh "BASE NEW" --spec ...`).
+No GPU needed. Specs come from a file (one a line, `@N` placements kept) or
+are drawn at random as dim=0 columns of one line or several lines of `dim=1`
+panels, the class the column planner's rules split by:
+
+    scripts/plan_diff.py BASE_BUILD NEW_BUILD --specs FILE
+    scripts/plan_diff.py BASE_BUILD NEW_BUILD --seed N --count 60 \\
+        [--dtypes f16,bf16] [--ops sum,prod] [--columns 33 160] [--lines 1 64] \\
+        [--elements 22 26]
+
+Drawn specs take a mask, reverse or exclusive at random and a base pointer
+0-3 elements in (`@N`, which only the benchmarks read). Prints the changed
+specs, and how many of how many to stderr; the seed makes a draw repeatable.
+"""
+import argparse
+import math
+import random
+import subprocess
+import sys
+
+
+def plan(build, spec):
+    """The plan line `scanjit inspect --emit plan` prints for a spec (its placement dropped)."""
+    out = subprocess.run([f"{build}/tools/scanjit", "inspect", spec.split("@")[0], "--emit", "plan"],
+                         capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    return lines[1] if len(lines) > 1 else "error: " + out.stderr.strip()
+
+
+def draw(rng, args):
+    """One column spec of the drawn class, with its placement."""
+    op, dtype = rng.choice(args.ops), rng.choice(args.dtypes)
+    columns = round(2 ** rng.uniform(math.log2(args.columns[0]), math.log2(args.columns[1])))
+    lines = rng.randint(*args.lines) if rng.random() < 0.5 else args.lines[0]
+    elements = int(2 ** rng.uniform(*args.elements))
+    rows = max(1, elements // (lines * columns))
+    flags = "".join(f for f, p in ((" mask", 1 / 3), (" reverse", 1 / 3), (" exclusive", 1 / 4)) if rng.random() < p)
+    shape = f"[{lines},{rows},{columns}] dim=1" if lines > 1 else f"[{rows},{columns}] dim=0"
+    offset = rng.randint(0, 3)
+    return f"{op} {dtype}{shape}{flags}" + (f"@{offset}" if offset else "")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("base")
+    p.add_argument("new")
+    p.add_argument("--specs", help="a file of specs, one a line")
+    p.add_argument("--seed", type=int, default=random.randrange(1 << 30))
+    p.add_argument("--count", type=int, default=60)
+    p.add_argument("--dtypes", type=lambda s: s.split(","), default="f16,bf16,i16,f32,i32".split(","))
+    p.add_argument("--ops", type=lambda s: s.split(","), default="sum,prod,max,min".split(","))
+    p.add_argument("--columns", type=int, nargs=2, default=[33, 160], metavar=("MIN", "MAX"))
+    p.add_argument("--lines", type=int, nargs=2, default=[1, 64], metavar=("MIN", "MAX"))
+    p.add_argument("--elements", type=float, nargs=2, default=[22, 26], metavar=("LOG2_MIN", "LOG2_MAX"))
+    args = p.parse_args()
+    if args.specs:
+        specs = [s.strip() for s in open(args.specs) if s.strip()]
+    else:
+        rng = random.Random(args.seed)
+        specs = [draw(rng, args) for _ in range(args.count)]
+        print(f"seed {args.seed}", file=sys.stderr)
+    changed = [s for s in specs if plan(args.base, s) != plan(args.new, s)]
+    print("\n".join(changed))
+    print(f"{len(changed)} of {len(specs)} change plan", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
