@@ -161,13 +161,13 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   return true;
 }
 
-// Columns a plan's panels leave idle past the last column: its panels are
-// threads / groups x vector columns wide.
-int64_t idleColumns(const KernelPlan &plan) {
-  const int64_t C = plan.geometry.inner.size;
-  const int64_t panelColumns = int64_t(plan.threads / plan.groups) * plan.vector;
-  return ceilDiv(C, panelColumns) * panelColumns - C;
-}
+// A pipeline plan's panel width: threads / groups x vector columns.
+// Mirrors column_panel_columns() in templates/scanjit/column_pipeline.cuh.
+int64_t panelColumns(const KernelPlan &plan) { return int64_t(plan.threads) / plan.groups * plan.vector; }
+
+// Columns that panels of `panel` columns leave idle past the last of `columns`.
+int64_t idleColumns(int64_t columns, int64_t panel) { return ceilDiv(columns, panel) * panel - columns; }
+int64_t idleColumns(const KernelPlan &plan) { return idleColumns(plan.geometry.inner.size, panelColumns(plan)); }
 
 // Rows of a panel off the 16-byte grid (edges plans, tiles of whole rows):
 // its run of columns, the scan's step or a line's stride is not whole
@@ -241,12 +241,15 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     if (fitColumnStages(arch, spec, tuning, wide, edges, groups, wideThreads) &&
         (wide.pieces == 1 || plan.pieces > 1)) {
       fitPieceGroups(wide, wideThreads);
-      fitPieceGroups(plan, threads);
-      const int64_t widePanel = int64_t(wide.threads / wide.groups) * wide.vector;
-      const bool fewWidePanels = g.numLines() == 1 &&
-                                 ceilDiv(g.inner.size, widePanel) <= policy::ColumnPolicy::kWidePanelsMaxIdlePanels;
-      if (wide.pieces == 1 || !fewWidePanels || idleColumns(wide) <= idleColumns(plan))
-        plan = wide;
+      const bool fewWidePanels =
+          g.numLines() == 1 &&
+          ceilDiv(g.inner.size, panelColumns(wide)) <= policy::ColumnPolicy::kWidePanelsMaxIdlePanels;
+      if (wide.pieces > 1 && fewWidePanels) {
+        fitPieceGroups(plan, threads);
+        if (idleColumns(plan) < idleColumns(wide))
+          return;
+      }
+      plan = wide;
       return;
     }
   }
@@ -274,10 +277,9 @@ bool fittedPanelApplies(const ScanSpec &spec, const PlanTuning &tuning, const Sc
 // (ColumnPolicy::kFittedPanelMaxColumns says why).
 bool fittedPanelAppliesToLines(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &panels) {
   const ScanGeometry &g = panels.geometry;
-  const int64_t fittedIdle = ceilDiv(g.inner.size, 32) * 32 - g.inner.size;
   return pickFlag(tuning.fittedPanel, fittedPanelFits(spec, g) && g.numLines() > 1 &&
                                           dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 &&
-                                          fittedIdle < idleColumns(panels));
+                                          idleColumns(g.inner.size, 32) < idleColumns(panels));
 }
 
 // The tuning that plans the columns as one fitted panel in place of
@@ -465,7 +467,7 @@ int64_t columnWorkspaceBytes(const ScanSpec &spec, const KernelPlan &plan, int64
   if (plan.pieces <= 1)
     return 0;
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  const int64_t panel = int64_t(plan.threads) / plan.groups * plan.vector; // column_panel_columns()
+  const int64_t panel = panelColumns(plan);
   return columnPiecesWorkspaceBytes(lines * ceilDiv(plan.geometry.inner.size, panel), plan.pieces, panel, accBytes,
                                     plan.pieceSpans);
 }
