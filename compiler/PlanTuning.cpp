@@ -42,6 +42,8 @@ std::string PlanTuning::toString() const {
     s += (s.empty() ? "" : ",") + std::string("piece_spans=") + std::to_string(pieceSpans);
   if (fittedPanel >= 0)
     s += (s.empty() ? "" : ",") + std::string("fitted_panel=") + std::to_string(fittedPanel);
+  if (segmented >= 0)
+    s += (s.empty() ? "" : ",") + std::string("segmented=") + std::to_string(segmented);
   return s;
 }
 
@@ -52,11 +54,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
   for (llvm::StringRef token : tokens) {
     auto [key, value] = token.trim().split('=');
     const bool flag = key == "evict_first" || key == "whole_rows" || key == "held_shares" ||
-                      key == "lane_threads" || key == "piece_spans" || key == "fitted_panel"; // the keys that may be 0
+                      key == "lane_threads" || key == "piece_spans" || key == "fitted_panel" ||
+                      key == "segmented"; // the keys that may be 0
     int v = 0;
     if (value.getAsInteger(10, v) || v < 0 || (v == 0 && !flag))
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': expected key=<positive integer> (evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel: 0 or 1)");
+                               "plan tuning '" + token + "': expected key=<positive integer> (evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented: 0 or 1)");
     struct Knob {
       const char *name;
       int *field;
@@ -69,7 +72,7 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
                  {"tile_rows", &t.tileRows, 1 << 16}, {"whole_rows", &t.wholeRows, 1}, {"held_shares", &t.heldShares, 1},
                  {"pieces", &t.pieces, 1 << 20}, {"evict_first", &t.evictFirst, 1},
                  {"lane_threads", &t.laneThreads, 1}, {"piece_spans", &t.pieceSpans, 1},
-                 {"fitted_panel", &t.fittedPanel, 1},
+                 {"fitted_panel", &t.fittedPanel, 1}, {"segmented", &t.segmented, 1},
                  {"exact_batch", &t.exactBatch, 1}, {"off_grid", &t.offGrid, 1}};
     bool known = false;
     for (const Knob &k : knobs) {
@@ -79,12 +82,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       if (v > k.most || (k.field == &t.threads && v % 32 != 0) || (k.field == &t.vector && (v & (v - 1)) != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, exact_batch: 0 or 1)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented, exact_batch: 0 or 1)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, tile_rows, whole_rows, held_shares, evict_first, lane_threads, piece_spans, fitted_panel, exact_batch, off_grid)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, tile_rows, whole_rows, held_shares, evict_first, lane_threads, piece_spans, fitted_panel, segmented, exact_batch, off_grid)");
   }
   return t;
 }

@@ -17,7 +17,7 @@ struct PlanTuning {
   int lookback = 0; // look-back window per lane, in tiles (row_lookback)
   int unroll = 0;   // scan steps loaded ahead (column)
   int stages = 0;   // most shared-memory stages (row, row_lookback; still within the budget)
-  int rows = 0;     // rows per block (row); rows per stage (column pipeline)
+  int rows = 0;     // rows per block (row, row_segmented); rows per stage (column pipeline)
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
   int occupancy = 0; // blocks per SM the registers must allow (row_lookback; column with pieces)
   int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
@@ -32,6 +32,7 @@ struct PlanTuning {
   int pieceSpans = -1; // 1/0: column pieces look back over span totals or a window of 8; -1: the policy's
   int fittedPanel = -1; // 1/0: few panels of 2- and 4-byte elements as one panel a column a thread, as wide as the columns, or the policy's panels; -1: the policy's
   int laneThreads = -1; // 1/0: packed narrow columns scanned a thread a lane (lane_threads.cuh) or Lanes a thread; -1: the policy's
+  int segmented = -1; // 1/0: contiguous rows (more than one) as the segmented family's chunks, any length, or never; -1: the policy's
   int exactBatch = 0; // 1: the batch compiled in and every count-dependent choice exact (a kernel per shape)
   // 1: input and mask pointers off the 16-byte grid, so no plan may count on
   // them for bulk copies (edges plans, unpacked narrow columns): what the
@@ -40,7 +41,7 @@ struct PlanTuning {
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && !tileRows && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && laneThreads < 0 && pieceSpans < 0 && fittedPanel < 0 && !exactBatch && !offGrid;
+           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && !tileRows && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && laneThreads < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

@@ -115,6 +115,19 @@ bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelP
   return !tuning.offGrid && bulkRun(spec, plan.geometry.scan.size) && bulkLines(spec, plan.geometry.lines);
 }
 
+// The fewest contiguous rows of length L whose input, mask and output are
+// each whole 16-byte words (a power of two, at most 16).
+int64_t rowsFillingWholeWords(const ScanSpec &spec, int64_t L) {
+  auto whole = [&](int64_t rows) {
+    const int64_t elems = rows * L;
+    return bulkRun(spec, elems) && (elems * dtypeSize(spec.out)) % 16 == 0;
+  };
+  int64_t rows = 1;
+  while (!whole(rows))
+    rows *= 2;
+  return rows;
+}
+
 // Stages for a row plan, any row length and alignment (plan.edges says
 // which pipeline). 0 when the block is too small to pay for them or not
 // even kMinStages fit.
@@ -386,6 +399,38 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
 }
 
+// The segmented family's stages: its chunks' tiles stream through the row
+// family's stages, in its smaller blocks (the chunk keeps its bytes), where
+// the chunks are whole 16-byte words (rows on the grid, or chunks rounded
+// to whole words: SegmentedPolicy::kChunksOfWholeWords), and for 2-byte
+// elements off the grid too (the grid pipeline's edges plan); log-sum-exp
+// and other widths off the grid keep registers.
+void planSegmentedStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                         int64_t rows) {
+  const int64_t L = plan.geometry.scan.size;
+  const bool onGrid = rowsOnTheGrid(spec, tuning, plan);
+  const int64_t wordRows = rowsFillingWholeWords(spec, L);
+  // (Chunks smaller than whole words keep the grid pipeline or registers: a
+  // small problem's blocks would be fewer.)
+  const bool wholeWords = onGrid || (!tuning.offGrid && policy::SegmentedPolicy::kChunksOfWholeWords &&
+                                     plan.rowsPerChunk >= wordRows);
+  const bool narrow = dtypeSize(spec.in) == policy::SegmentedPolicy::kStagedInBytes;
+  const bool staged = tuning.stages > 0 || (spec.op != ScanOp::LogSumExp && (narrow || wholeWords));
+  plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
+  plan.stages = staged ? bulkStages(arch, spec, tuning, plan, policy::SegmentedPolicy::kStages,
+                                    policy::StagePolicy::kBudgetBytes)
+                       : 0;
+  if (plan.stages == 0) {
+    plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
+    return;
+  }
+  plan.edges = !wholeWords;
+  if (!onGrid && wholeWords) {
+    plan.rowsPerChunk = plan.rowsPerChunk / wordRows * wordRows;
+    plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+  }
+}
+
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = pick(tuning.items, rowItems(spec));
@@ -395,7 +440,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
       lines.size() <= 1 &&
       (lines.empty() || (lines[0].in == L && lines[0].out == L && (!spec.mask || lines[0].mask == L)));
   const int64_t rows = plan.geometry.numLines();
-  if (contiguousRows && rows > 1 && L * policy::SegmentedPolicy::kMinRowsPerTile <= tile) {
+  if (contiguousRows && rows > 1 && pickFlag(tuning.segmented, L * policy::SegmentedPolicy::kMinRowsPerTile <= tile)) {
     plan.family = KernelFamily::RowSegmented;
     plan.threads = policy::RowPolicy::kThreads;
     // Log-sum-exp: its own items, for every dtype (SegmentedPolicy::kLogSumExpItems),
@@ -407,8 +452,9 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
     const int64_t chunkTile = int64_t(policy::RowPolicy::kThreads) * plan.items;
     // Chunks of kTilesPerChunk tiles, but small enough that a small problem
     // still spreads over the SMs (16x1024 was one block walking 8 tiles).
-    plan.rowsPerChunk = std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * chunkTile / L,
-                                                      classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)));
+    plan.rowsPerChunk =
+        pick(tuning.rows, int(std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * chunkTile / L,
+                                                        classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)))));
     plan.grid = ceilDiv(rows, plan.rowsPerChunk);
     plan.minBlocksPerSm = pick(tuning.occupancy,
                                !wideLogSumExp(spec) ? 0
@@ -421,19 +467,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
       plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows * L, run), plan.threads / 32), policy::kMaxGrid);
       return;
     }
-    // Aligned rows may stream the chunks' tiles through the row family's
-    // stages, in the row family's smaller blocks (the chunk keeps its bytes).
-    plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
-    plan.edges = !rowsOnTheGrid(spec, tuning, plan);
-    const bool narrow = dtypeSize(spec.in) == policy::SegmentedPolicy::kStagedInBytes && spec.op != ScanOp::LogSumExp;
-    plan.stages = tuning.stages > 0 || narrow
-                      ? bulkStages(arch, spec, tuning, plan,
-                                   narrow ? policy::SegmentedPolicy::kNarrowStages : maxRowStages(spec),
-                                   policy::StagePolicy::kBudgetBytes)
-                      : 0;
-    if (plan.stages == 0)
-      plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
-    plan.edges = plan.edges && plan.stages > 0;
+    planSegmentedStages(arch, spec, tuning, plan, rows);
     plan.sharedBytes = pipelineSharedBytes(spec, plan);
     plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
     return;

@@ -239,21 +239,28 @@ struct SegmentedPolicy {
   static constexpr int kMinRowsPerTile = 2;   // below this, a plain row scan is as good
   static constexpr int kTilesPerChunk = 8;    // work per block, in tiles
   static constexpr int kMinBlocks = 264;      // small problems: smaller chunks, so every SM has work
-  // Rows of 2-byte elements stream through kNarrowStages bulk-copy stages:
-  // loaded from registers an element at a time where their rows leave the
-  // 16-byte grid, they ran at 1.5-2.1 of copy (H100, ratio to copy,
-  // registers / 3 / 4 stages: bf16[261871,326] 1.75 / 1.36 / 1.34, masked
-  // one element in 1.97 / 1.42 / 1.42, bf16[65536,1000] 1.84 / 1.28 / 1.28,
-  // f16[100000,333] reverse 1.54 / 1.25 / 1.24; then 4 stages as the policy:
-  // max bf16 2.07 -> 1.81, f16[16384,1024] 1.55 -> 1.08, bf16[1048576,24]
-  // 1.79 -> 1.36). Other widths stay in registers: staged they ran the same
-  // or slower (f32[77777,333] 1.14 / 1.16 / 1.14, masked 1.13 / 1.20 / 1.18,
-  // i32 -> i64 1.09 / 1.13 / 1.13, f64 1.16 / 1.11 / 1.11; u8 -> i64
-  // [65536,512] 0.120 -> 0.124 ms), and the staged kernel compiles ~50 ms
-  // slower (issue 18). Log-sum-exp, bound by its exp and log, lost too (f32
-  // 0.177 ms / 0.194 / 0.190; BENCHMARKS.md).
+  // Chunks stream through kStages bulk-copy stages where they are whole
+  // 16-byte words, and rows of kStagedInBytes elements off the grid too.
+  // 2-byte rows loaded from registers an element at a time ran at 1.5-2.1
+  // of copy (H100, ratio to copy, registers / 3 / 4 stages: bf16[261871,326]
+  // 1.75 / 1.36 / 1.34, f16[100000,333] reverse 1.54 / 1.25 / 1.24; then 4
+  // stages: max bf16 2.07 -> 1.81, f16[16384,1024] 1.55 -> 1.08). Other
+  // widths had stayed in registers on the H100 (f32[77777,333] 1.14 / 1.16
+  // / 1.14 as edges plans); on the H200, in chunks of whole words, 4 stages
+  // beat registers for every width (x copy: f32[77777,333] 1.34 -> 1.13,
+  // f32[65536,336] 1.33 -> 1.14, max 1.44 -> 1.26, i32 -> i64 1.29 -> 1.14,
+  // u8 -> i64 1.41 -> 1.22, f64 1.36 -> 1.13; 8 stages no better), though
+  // the staged kernel compiles ~50 ms slower (issue 18). Log-sum-exp, bound
+  // by its exp and log, keeps registers (f32 0.177 ms / 0.194 / 0.190).
+  // Other widths off the grid keep registers too (the edges plan was no
+  // faster). BENCHMARKS.md has the tables.
   static constexpr int kStagedInBytes = 2;
-  static constexpr int kNarrowStages = 4;
+  static constexpr int kStages = 4;
+  // Rows off the 16-byte grid (odd lengths) take chunks of whole 16-byte
+  // words (rows rounded down to a multiple of 2-16), so their tiles stream
+  // through the aligned pipeline: only the tensor's last tile ends inside a
+  // word. The grid pipeline (edges) stays for pointers off the grid.
+  static constexpr bool kChunksOfWholeWords = true;
   // Rows that tile a warp's run (32 x items, items dividing the row) are
   // scanned by each warp alone: no block scan, no barrier.
   static constexpr bool kWarpRows = true;

@@ -66,7 +66,9 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
 // The unit a block walks is a chunk of kChunkRows rows. The row family
 // passes 1 (its rows may lie anywhere). The segmented family passes its
 // chunks of whole contiguous rows: a chunk is then one flat array of tiles
-// scanned with row heads, as in segmented_scan_direct.
+// scanned with row heads, as in segmented_scan_direct. Its rows need not
+// be whole 16-byte words where its chunks are (the planner rounds them):
+// then only the tensor's last tile ends inside a word.
 template <class Op, class Acc, bool kSegmented> struct ChunkMonoid {
   typedef PlainMonoid<Op, Acc> M;
 };
@@ -91,7 +93,7 @@ __device__ __forceinline__ void row_scan_pipelined(const typename P::In *in, con
   constexpr bool kFullTiles =
       kChunkElems % kTile == 0 &&
       (kChunkRows == 1 || (!P::Lines::kRuntimeBatch && P::Lines::count(0) % kChunkRows == 0));
-  typedef TilePipeline<P, S, kTile, Plan::kEvictFirst> Pipe;
+  typedef TilePipeline<P, S, kTile, Plan::kEvictFirst, kChunkRows> Pipe;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
   __shared__ typename Agent::Storage storage;

@@ -49,9 +49,18 @@ template <int kStages> struct StageRing {
 
 // kEvictFirst: the bulk copies carry the evict-first L2 policy (the plan's
 // choice: it helped the look-back and slowed block-per-row scans on H200).
-template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePipeline {
+// kChunkRows: rows a block walks as one flat run of tiles (the segmented
+// family's chunks of contiguous rows; 1: a row alone).
+template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChunkRows = 1> struct TilePipeline {
   typedef typename P::In In;
   typedef typename MaskItemOf<P>::type MaskItem;
+  // Rows off the 16-byte grid in chunks that are whole words (the planner
+  // rounds the segmented family's chunks to them): only the tensor's last
+  // tile may end inside a word, and its last partial word (input, mask or
+  // output) is copied by a thread, since a bulk copy moves whole words.
+  static constexpr bool kRaggedEnd =
+      (P::kLength * sizeof(In)) % 16 != 0 || (P::kMask && (P::kLength * sizeof(MaskItem)) % 16 != 0);
+  static constexpr bool kRaggedOut = (P::kLength * sizeof(typename P::Out)) % 16 != 0;
   // A stage holds a tile's input, and later its output (staged stores).
   static constexpr int kInBytes =
       kTileElems * int(sizeof(In) > sizeof(typename P::Out) ? sizeof(In) : sizeof(typename P::Out));
@@ -69,12 +78,29 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   // mask from `src_mask`) for work item `work`.
   __device__ __forceinline__ void issue(int s, long long work, const In *src_in, const MaskItem *src_mask, int count) {
     ring.item[s] = work;
-    const unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
-    const unsigned mask_bytes = P::kMask ? unsigned(count) * unsigned(sizeof(MaskItem)) : 0u;
+    unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
+    unsigned mask_bytes = P::kMask ? unsigned(count) * unsigned(sizeof(MaskItem)) : 0u;
+    if constexpr (kRaggedEnd) { // (before the arrival, which publishes them)
+      in_bytes = copy_last_partial_word(in[s], src_in, count);
+      if (P::kMask)
+        mask_bytes = copy_last_partial_word(mask[s], src_mask, count);
+    }
     mbarrier_arrive_expect_tx(&ring.full[s], in_bytes + mask_bytes);
     bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &ring.full[s]);
     if (P::kMask)
       bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &ring.full[s]);
+  }
+
+  // Thread 0, issuing: the elements of a run of `count` from `src` that lie
+  // past its last whole 16-byte word, copied into the stage at `dst`; the
+  // whole words' bytes are returned, for the bulk copy.
+  template <class T>
+  static __device__ __forceinline__ unsigned copy_last_partial_word(unsigned char *dst, const T *src, int count) {
+    constexpr int kWord = 16 / int(sizeof(T));
+    const int whole = count / kWord * kWord;
+    for (int j = whole; j < count; ++j) // the tensor's last tile only
+      reinterpret_cast<T *>(dst)[j] = src[j];
+    return unsigned(whole) * unsigned(sizeof(T));
   }
 
   // This thread's kItems elements at `first` (of the stage), lifted to the
@@ -101,8 +127,12 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
   // number of 16-byte words apart (where the output pointer lies is the
   // launch's): always where no stage is refilled (held shares), and in a
   // ring when a stage can wait a tile for its refill (three or more).
+  // (A segmented chunk's rows are contiguous: chunks lie whole words apart
+  // where the chunk's bytes are whole words.)
   static constexpr bool kOutputFitsStages =
-      (P::kLength * sizeof(typename P::Out)) % 16 == 0 && P::Lines::out_strides_in_words(sizeof(typename P::Out));
+      kChunkRows > 1 ? (kChunkRows * P::kLength * sizeof(typename P::Out)) % 16 == 0
+                     : (P::kLength * sizeof(typename P::Out)) % 16 == 0 &&
+                           P::Lines::out_strides_in_words(sizeof(typename P::Out));
   static constexpr bool kCanStageOutput = kStages >= 3 && kOutputFitsStages;
 
   // Output through a stage that has been read: each warp writes its
@@ -135,12 +165,17 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct TilePip
     const Out *staged = reinterpret_cast<const Out *>(in[s]);
     const int n = min(kRun, count - first);
     if (on_grid) {
+      // (A ragged end's last partial word leaves by the lanes' stores.)
+      constexpr int kOutWord = 16 / int(sizeof(Out));
+      const int whole = kRaggedOut ? n / kOutWord * kOutWord : n;
       fence_shared_to_async_proxy();
       __syncwarp();
-      if ((threadIdx.x & 31) == 0 && n > 0) {
-        bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, unsigned(n) * unsigned(sizeof(Out)));
+      if ((threadIdx.x & 31) == 0 && whole > 0) {
+        bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, unsigned(whole) * unsigned(sizeof(Out)));
         bulk_commit_group();
       }
+      if (kRaggedOut && int(threadIdx.x & 31) < n - whole)
+        dst[first + whole + int(threadIdx.x & 31)] = staged[first + whole + int(threadIdx.x & 31)];
       return;
     }
     __syncwarp();

@@ -129,6 +129,32 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
+// Segmented rows of odd lengths, every width, staged in chunks of whole
+// 16-byte words (SegmentedPolicy::kChunksOfWholeWords): the aligned
+// pipeline, whose last tile ends inside a word (its input, mask and output
+// copied by a thread or the lanes); outputs off the grid; pointers off it
+// (the off-grid plan: 2-byte rows' edges plan, other widths' registers).
+TEST(Edges, OddStagedRowsInChunksOfWholeWords) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "sum f16[6001,295] dim=1",           "max bf16[9001,333] dim=1 mask reverse",
+      "sum f16[5003,101] dim=1 reverse exclusive", "prod i16[7001,63] dim=1 mask",
+      "min f16[4500,1003] dim=1 exclusive", "sum bf16[3000,326] dim=1 mask",
+      "sum f32[9001,333] dim=1",           "max i32[8001,301] dim=1 mask reverse",
+      "sum u8[20001,77] dim=1 exclusive",  "prod f64[6001,129] dim=1 reverse",
+      "min i8[30001,45] dim=1 mask",       "sum f32[4500,1001] dim=1 mask reverse exclusive",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
+    EXPECT_GT(plan.stages, 0) << s;
+    EXPECT_FALSE(plan.edges) << s;
+    EXPECT_GE(plan.rowsPerChunk, 8) << s;
+  }
+  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(0, 0, 3), offsets(1, 3, 2)});
+}
+
 TEST(Edges, ColumnOddCountsAndOffsets) {
   SCANJIT_REQUIRE_GPU();
   // Panel rows off the grid are bulk-copied as the words holding them; the

@@ -566,8 +566,8 @@ TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
 }
 
 // Rows of 2-byte elements stream through four stages by default
-// (SegmentedPolicy::kStagedInBytes): odd ones as edges plans, aligned ones
-// as bulk copies; rows tiling a warp's run stay warp rows.
+// (SegmentedPolicy::kStagedInBytes): as bulk copies, odd ones in chunks of
+// whole 16-byte words; rows tiling a warp's run stay warp rows.
 TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
   for (const char *text : {"sum bf16[261871,326] dim=1 mask", "max f16[100000,333] dim=1 reverse",
                            "sum f16[16384,1024] dim=1", "sum i16[1000,333] dim=1"}) {
@@ -577,15 +577,63 @@ TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
     EXPECT_EQ(p.threads, 128) << text;
     EXPECT_FALSE(p.warpRows) << text;
   }
-  EXPECT_TRUE(plan("sum bf16[261871,326] dim=1").edges);
+  EXPECT_FALSE(plan("sum bf16[261871,326] dim=1").edges);
   EXPECT_FALSE(plan("sum f16[16384,1024] dim=1").edges);
   EXPECT_TRUE(plan("sum bf16[131072,256] dim=1").warpRows);
-  // Other widths and log-sum-exp keep registers.
-  for (const char *text : {"sum f32[77777,333] dim=1", "sum u8[100000,333] dim=1", "sum f64[65536,300] dim=1",
-                           "logsumexp bf16[100000,333] dim=1"}) {
-    EXPECT_EQ(plan(text).family, KernelFamily::RowSegmented) << text;
-    EXPECT_EQ(plan(text).stages, 0) << text;
+  // Log-sum-exp keeps registers.
+  EXPECT_EQ(plan("logsumexp bf16[100000,333] dim=1").stages, 0);
+}
+
+// Other widths stream through the stages in chunks of whole 16-byte words
+// only (SegmentedPolicy::kStages), and keep registers off the grid (small
+// chunks, pointers off the grid) and for log-sum-exp.
+TEST(Planner, ShortRowsOfOtherWidthsAreStagedInChunksOfWholeWords) {
+  for (const char *text : {"sum f32[77777,333] dim=1", "sum u8[100000,333] dim=1 mask", "sum f64[65536,300] dim=1",
+                           "max i32[200000,150] dim=1 reverse", "sum f32[65536,336] dim=1"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
+    EXPECT_EQ(p.stages, 4) << text;
+    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_FALSE(p.edges) << text;
+    const KernelPlan off = planKernel(mustParse(text), *parsePlanTuning("off_grid=1"));
+    EXPECT_EQ(off.family, KernelFamily::RowSegmented) << text;
+    EXPECT_EQ(off.stages, 0) << text;
+    EXPECT_FALSE(off.edges) << text;
   }
+  EXPECT_EQ(plan("sum f32[500,333] dim=1").stages, 0); // chunks of 1 row: fewer than 4 rows of whole words
+  for (const char *text : {"logsumexp f32[77777,333] dim=1", "logsumexp f64[65536,300] dim=1"})
+    EXPECT_EQ(plan(text).stages, 0) << text;
+}
+
+// Staged rows off the 16-byte grid: chunks of as many rows as make the
+// input, mask and output whole 16-byte words, so the aligned pipeline moves
+// every tile whole but the tensor's last (SegmentedPolicy::kChunksOfWholeWords).
+TEST(Planner, OddStagedRowsTakeChunksOfWholeWords) {
+  struct Case {
+    const char *text;
+    int64_t wordRows; // rows of whole words
+  };
+  for (const Case &c : {Case{"sum f16[86975,295] dim=1", 8}, Case{"sum f16[86975,295] dim=1 mask", 16},
+                        Case{"max bf16[100000,333] dim=1 reverse exclusive", 8},
+                        Case{"sum bf16[261871,326] dim=1", 4}, Case{"sum bf16[261871,326] dim=1 mask", 8},
+                        Case{"prod i16[300000,101] dim=1", 16}}) { // (i16 -> i64: 8 bytes out)
+    const KernelPlan p = plan(c.text);
+    EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.text;
+    EXPECT_GT(p.stages, 0) << c.text;
+    EXPECT_FALSE(p.edges) << c.text;
+    EXPECT_EQ(p.rowsPerChunk % c.wordRows, 0) << c.text << ": " << p.rowsPerChunk;
+    EXPECT_GE(p.rowsPerChunk, 64) << c.text;
+    // Pointers off the grid take the grid pipeline, in chunks of any rows.
+    const KernelPlan off = planKernel(mustParse(c.text), *parsePlanTuning("off_grid=1"));
+    EXPECT_TRUE(off.edges) << c.text;
+    EXPECT_GE(off.rowsPerChunk, p.rowsPerChunk) << c.text; // (whole-word chunks are rounded down)
+  }
+  // Chunks of fewer rows than make whole words (a small problem's) keep
+  // the grid pipeline rather than take fewer blocks.
+  const KernelPlan small = plan("sum f16[500,295] dim=1");
+  EXPECT_EQ(small.family, KernelFamily::RowSegmented);
+  EXPECT_LT(small.rowsPerChunk, 8);
+  EXPECT_TRUE(small.edges);
 }
 
 TEST(Planner, RowsThatTileAWarpAreScannedByWarps) {
@@ -1064,8 +1112,10 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
 
 // Pointers off the 16-byte grid (off_grid=1: what the runtime plans for a
 // launch whose input or mask pointer is): no plan counts on bulk copies
-// from them. Staged plans become edges plans of their family, and narrow
-// columns are not packed; plans without stages are unchanged.
+// from them. Staged plans become edges plans of their family (but the
+// segmented family's rows of other widths than 2 bytes, which take
+// registers), and narrow columns are not packed; plans without stages are
+// unchanged.
 TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
   const PlanTuning offGrid = *parsePlanTuning("off_grid=1");
   EXPECT_EQ(offGrid.toString(), "off_grid=1");
@@ -1082,8 +1132,12 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
   KernelPlan packed = planKernel(mustParse("sum f32[1048576,3] dim=0"), offGrid);
   EXPECT_EQ(packed.packedLanes, 0);
   EXPECT_EQ(packed.stages, 0);
-  EXPECT_EQ(planKernel(mustParse("sum f32[16384,1024] dim=1"), offGrid).toString(),
-            plan("sum f32[16384,1024] dim=1").toString()); // no stages: nothing to change
+  EXPECT_EQ(planKernel(mustParse("logsumexp f32[16384,1000] dim=1"), offGrid).toString(),
+            plan("logsumexp f32[16384,1000] dim=1").toString()); // no stages: nothing to change
+  const KernelPlan segmented = planKernel(mustParse("sum f32[16384,1024] dim=1"), offGrid);
+  EXPECT_EQ(segmented.family, KernelFamily::RowSegmented);
+  EXPECT_EQ(segmented.stages, 0);
+  EXPECT_GT(plan("sum f32[16384,1024] dim=1").stages, 0);
 }
 
 // Columns of at most 16 bytes a row, and views with no contiguous dim, are
