@@ -400,7 +400,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
 }
 
 // The segmented family's stages: its chunks' tiles stream through the row
-// family's stages, in its smaller blocks (the chunk keeps its bytes), where
+// family's stages (the chunk keeps its bytes), where
 // the chunks are whole 16-byte words (rows on the grid, or chunks rounded
 // to whole words: SegmentedPolicy::kChunksOfWholeWords), and for 2-byte
 // elements off the grid too (the grid pipeline's edges plan); log-sum-exp
@@ -416,10 +416,18 @@ void planSegmentedStages(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                      plan.rowsPerChunk >= wordRows);
   const bool narrow = dtypeSize(spec.in) == policy::SegmentedPolicy::kStagedInBytes;
   const bool staged = tuning.stages > 0 || (spec.op != ScanOp::LogSumExp && (narrow || wholeWords));
-  plan.threads = pick(tuning.threads, policy::StagePolicy::kRowThreads);
-  plan.stages = staged ? bulkStages(arch, spec, tuning, plan, policy::SegmentedPolicy::kStages,
-                                    policy::StagePolicy::kBudgetBytes)
-                       : 0;
+  auto stagesIn = [&](int threads) {
+    plan.threads = pick(tuning.threads, threads);
+    return staged ? bulkStages(arch, spec, tuning, plan, policy::SegmentedPolicy::kStages,
+                               policy::StagePolicy::kBudgetBytes)
+                  : 0;
+  };
+  // Chunks of whole words in blocks of 256; edges plans (the grid
+  // pipeline), and blocks of 256 whose stages would not hold three tiles
+  // (8-byte results of masked narrow rows), in blocks of 128.
+  plan.stages = stagesIn(wholeWords ? policy::SegmentedPolicy::kStagedThreads : policy::StagePolicy::kRowThreads);
+  if (!tuning.threads && plan.stages < policy::SegmentedPolicy::kMinStagedStages)
+    plan.stages = stagesIn(policy::StagePolicy::kRowThreads);
   if (plan.stages == 0) {
     plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
     return;

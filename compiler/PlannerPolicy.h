@@ -256,6 +256,15 @@ struct SegmentedPolicy {
   // faster). BENCHMARKS.md has the tables.
   static constexpr int kStagedInBytes = 2;
   static constexpr int kStages = 4;
+  // Chunks of whole words run in blocks of 256 (the row family's pipelined
+  // blocks are 128): 16 of 16 shapes gained on an H100 (x copy:
+  // f32[65536,336] 1.16 -> 1.07, max f32[18471,214] mask 1.41 -> 1.28, max
+  // bf16[100000,333] 1.51 -> 1.36), 10 of 22 on an H200 and 1 lost (max
+  // f32[18471,214] mask 1.82 -> 1.56, f16[86975,295] 1.45 -> 1.30; prod
+  // f32[23246,565] mask exclusive 1.05 -> 1.18). Edges plans keep 128:
+  // bf16[261871,326] mask one element in lost 1.61 -> 1.78 (BENCHMARKS.md).
+  static constexpr int kStagedThreads = 256;
+  static constexpr int kMinStagedStages = 3; // else blocks of 128 (StagePolicy::kRowThreads)
   // Rows off the 16-byte grid (odd lengths) take chunks of whole 16-byte
   // words (rows rounded down to a multiple of 2-16), so their tiles stream
   // through the aligned pipeline: only the tensor's last tile ends inside a

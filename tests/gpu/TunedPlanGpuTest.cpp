@@ -19,9 +19,9 @@ std::vector<std::string> everyOp(std::initializer_list<const char *> types, cons
   return specs;
 }
 
-// Segmented rows through bulk-copy stages (tuned: only rows of 2-byte
-// elements take them by default, SegmentedPolicy::kStagedInBytes): rows of
-// 48 straddle the 1024-element tiles of a chunk. The shapes appear nowhere
+// Segmented rows through eight bulk-copy stages (tuned: the policy takes
+// four, SegmentedPolicy::kStages, where they fit): rows of 48 straddle the
+// tiles of a chunk. The shapes appear nowhere
 // else in the suite, so the process's kernel registry holds no untuned
 // kernel for these specs.
 TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {

@@ -550,14 +550,14 @@ TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
   EXPECT_EQ(p.threads, 256);
   EXPECT_EQ(p.stages, 0);
   EXPECT_NE(p.toString().find(" stages=0 smem=0"), std::string::npos);
-  KernelPlan staged = planKernel(mustParse("sum f32[1048576,32] dim=1"), *parsePlanTuning("stages=8"));
+  KernelPlan staged = planKernel(mustParse("sum f32[1048576,32] dim=1"), *parsePlanTuning("stages=8,threads=128"));
   EXPECT_EQ(staged.threads, 128);
   EXPECT_EQ(staged.stages, 8);
   EXPECT_FALSE(staged.warpRows);
   EXPECT_EQ(staged.rowsPerChunk, 512); // 16 KB of rows a block
   EXPECT_NE(staged.toString().find(" stages=8 smem="), std::string::npos);
   // Rows of 37 floats stage as an edges plan (chunks on their 16-byte grid).
-  KernelPlan odd = planKernel(mustParse("sum f32[100,37] dim=1"), *parsePlanTuning("stages=8"));
+  KernelPlan odd = planKernel(mustParse("sum f32[100,37] dim=1"), *parsePlanTuning("stages=8,threads=128"));
   EXPECT_EQ(odd.family, KernelFamily::RowSegmented);
   EXPECT_EQ(odd.stages, 8);
   EXPECT_TRUE(odd.edges);
@@ -567,18 +567,25 @@ TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
 
 // Rows of 2-byte elements stream through four stages by default
 // (SegmentedPolicy::kStagedInBytes): as bulk copies, odd ones in chunks of
-// whole 16-byte words; rows tiling a warp's run stay warp rows.
+// whole 16-byte words, in blocks of 256; rows tiling a warp's run stay warp
+// rows. Edges plans, and blocks whose stages would not hold three tiles
+// (8-byte results of masked narrow rows), take 128
+// (SegmentedPolicy::kMinStagedStages).
 TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
   for (const char *text : {"sum bf16[261871,326] dim=1 mask", "max f16[100000,333] dim=1 reverse",
                            "sum f16[16384,1024] dim=1", "sum i16[1000,333] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
-    EXPECT_EQ(p.stages, 4) << text;
-    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_GE(p.stages, 3) << text; // (i16 -> i64: three of 256)
+    EXPECT_EQ(p.threads, p.edges ? 128 : 256) << text; // (i16[1000,333]: chunks of 2 rows, edges)
     EXPECT_FALSE(p.warpRows) << text;
   }
   EXPECT_FALSE(plan("sum bf16[261871,326] dim=1").edges);
   EXPECT_FALSE(plan("sum f16[16384,1024] dim=1").edges);
+  const KernelPlan wide = plan("prod i16[7001,63] dim=1 mask"); // i64 results
+  EXPECT_EQ(wide.threads, 128);
+  EXPECT_EQ(wide.stages, 4);
+  EXPECT_EQ(plan("sum u8[65536,512] dim=1").threads, 256); // three stages of 256
   EXPECT_TRUE(plan("sum bf16[131072,256] dim=1").warpRows);
   // Log-sum-exp keeps registers.
   EXPECT_EQ(plan("logsumexp bf16[100000,333] dim=1").stages, 0);
@@ -588,17 +595,22 @@ TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
 // only (SegmentedPolicy::kStages), and keep registers off the grid (small
 // chunks, pointers off the grid) and for log-sum-exp.
 TEST(Planner, ShortRowsOfOtherWidthsAreStagedInChunksOfWholeWords) {
-  for (const char *text : {"sum f32[77777,333] dim=1", "sum u8[100000,333] dim=1 mask", "sum f64[65536,300] dim=1",
-                           "max i32[200000,150] dim=1 reverse", "sum f32[65536,336] dim=1"}) {
-    const KernelPlan p = plan(text);
-    EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
-    EXPECT_EQ(p.stages, 4) << text;
-    EXPECT_EQ(p.threads, 128) << text;
-    EXPECT_FALSE(p.edges) << text;
-    const KernelPlan off = planKernel(mustParse(text), *parsePlanTuning("off_grid=1"));
-    EXPECT_EQ(off.family, KernelFamily::RowSegmented) << text;
-    EXPECT_EQ(off.stages, 0) << text;
-    EXPECT_FALSE(off.edges) << text;
+  struct Case {
+    const char *text;
+    int threads; // 128 where stages of 256 would hold fewer than three tiles
+  };
+  for (const Case &c : {Case{"sum f32[77777,333] dim=1", 256}, Case{"sum u8[100000,333] dim=1 mask", 128},
+                        Case{"sum f64[65536,300] dim=1", 256}, Case{"max i32[200000,150] dim=1 reverse", 256},
+                        Case{"sum f32[65536,336] dim=1", 256}}) {
+    const KernelPlan p = plan(c.text);
+    EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.text;
+    EXPECT_GE(p.stages, 3) << c.text;
+    EXPECT_EQ(p.threads, c.threads) << c.text;
+    EXPECT_FALSE(p.edges) << c.text;
+    const KernelPlan off = planKernel(mustParse(c.text), *parsePlanTuning("off_grid=1"));
+    EXPECT_EQ(off.family, KernelFamily::RowSegmented) << c.text;
+    EXPECT_EQ(off.stages, 0) << c.text;
+    EXPECT_FALSE(off.edges) << c.text;
   }
   EXPECT_EQ(plan("sum f32[500,333] dim=1").stages, 0); // chunks of 1 row: fewer than 4 rows of whole words
   for (const char *text : {"logsumexp f32[77777,333] dim=1", "logsumexp f64[65536,300] dim=1"})
