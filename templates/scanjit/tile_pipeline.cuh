@@ -9,7 +9,9 @@
 // the strides and lengths, and the runtime launches such a plan only with
 // input and mask pointers on the 16-byte grid (others take the spec's
 // off-grid plan: KernelEntry::offGridEntry in runtime/KernelRegistry.h),
-// so no kernel carries a second, thread-filled path.
+// so no kernel carries a second, thread-filled path. (The one exception is
+// a segmented chunk's ragged end: the tensor's last partial 16-byte word,
+// which the issuing thread copies, kRaggedEnd below.)
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
@@ -86,8 +88,11 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
         mask_bytes = copy_last_partial_word(mask[s], src_mask, count);
     }
     mbarrier_arrive_expect_tx(&ring.full[s], in_bytes + mask_bytes);
-    bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &ring.full[s]);
-    if (P::kMask)
+    // (A ragged end may hold no whole word at all: a bulk copy moves one or
+    // more, so none is issued then.)
+    if (!kRaggedEnd || in_bytes > 0)
+      bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &ring.full[s]);
+    if (P::kMask && (!kRaggedEnd || mask_bytes > 0))
       bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &ring.full[s]);
   }
 

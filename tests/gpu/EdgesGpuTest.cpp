@@ -143,6 +143,8 @@ TEST(Edges, OddStagedRowsInChunksOfWholeWords) {
       "sum f32[9001,333] dim=1",           "max i32[8001,301] dim=1 mask reverse",
       "sum u8[20001,77] dim=1 exclusive",  "prod f64[6001,129] dim=1 reverse",
       "min i8[30001,45] dim=1 mask",       "sum f32[4500,1001] dim=1 mask reverse exclusive",
+      // The last chunk's 4 rows end in a tile of 4 elements: no whole word.
+      "sum f16[8196,1025] dim=1 mask",     "max f16[8196,1025] dim=1 reverse",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;
