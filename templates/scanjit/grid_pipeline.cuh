@@ -1,16 +1,18 @@
 // The stage ring of tile_pipeline.cuh for rows off the 16-byte grid (odd
-// lengths, pointers a few elements in: plans with edges=1). Warp 0 issues; every thread waits on the stage's mbarrier, lifts its
-// items from shared memory, and the scan's own block barrier tells warp 0
-// that the stage has been read and may be refilled.
+// lengths, pointers a few elements in: plans with edges=1). Lane 0 of warp 0
+// issues; every thread waits on the stage's mbarrier, lifts its items from
+// shared memory, and the scan's own block barrier tells warp 0 that the
+// stage has been read and may be refilled.
 //
 // Any row length and any element-aligned pointer: tiles lie on the input's
-// 16-byte grid (RowTiles), so a tile's body is whole 16-byte words that the
-// copy engine moves, and only its edges (the row's first and last partial
-// words: at most 15 elements each) are copied by the lanes of warp 0. A
-// mask whose words lie elsewhere on the grid lands shifted in its stage by
-// the same amount, so its body is bulk-copied too. Results leave through the
-// stage: a warp's whole, aligned run by one bulk store, any other run by
-// coalesced stores of the warp's lanes.
+// 16-byte grid (RowTiles), and a tile's input and mask arrive as the whole
+// 16-byte words holding them (copy_run_as_words), so the copy engine moves
+// every byte; the slots outside the tile's own [lo, hi) hold neighbouring
+// bytes, which the loads ignore. Only the tensor's last word, which may end
+// its allocation, is copied by the issuing thread. A mask whose words lie
+// elsewhere on the grid lands shifted in its stage by its place in its word.
+// Results leave through the stage: a warp's whole, aligned run by one bulk
+// store, any other run by coalesced stores of the warp's lanes.
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
@@ -57,26 +59,26 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
   // The mask lands shifted by its place in its 16-byte word (up to 15
   // bytes), and a lane's read of its bytes may touch the word after them.
   static constexpr int kMaskBytes = P::kMask ? kTileElems + 32 : 16;
-  // Arrivals per phase: every lane of warp 0 (the copies' bytes aside).
-  static constexpr unsigned kArrivals = 32;
+  // Arrivals per phase: the issuing lane's (the copies' bytes aside).
+  static constexpr unsigned kArrivals = 1;
 
   alignas(128) unsigned char in[kStages][kInBytes];
   alignas(16) unsigned char mask[kStages][kMaskBytes];
   u64 full[kStages];
   long long item[kStages]; // the work item the stage holds (set by the issuer)
+  // The start of the tensor's last 16-byte word of input and of mask: the
+  // tiles' copies of whole words stop there (copy_run_as_words). Kept here,
+  // for the issuing lane alone, not in every thread's registers.
+  u64 last_in, last_mask;
 
-  // What a lane of warp 0 copies itself for a stage: at most one input
-  // element and one mask byte of the tile's edges (slots + 1, 0: none;
-  // packed, since a block may hold them across a tile's scan).
-  struct Edges {
-    unsigned at = 0; // input slot + 1 in the low half, mask byte's place + 1 in the high half
-    In in_value;
-    u8 mask_value;
-  };
-
-  // Every thread; a block barrier must follow.
-  __device__ __forceinline__ void init() {
+  // Every thread, for `lines` lines of P::kLength elements from `in0` and
+  // `mask0` (strides are never negative); a block barrier must follow.
+  __device__ __forceinline__ void init(const In *in0, const u8 *mask0, long long lines) {
     if (threadIdx.x == 0) {
+      const long long in_span = (P::kLength - 1) * P::Scan::kIn + P::Lines::in_span(lines);
+      const long long mask_span = (P::kLength - 1) * P::Scan::kMask + P::Lines::mask_span(lines);
+      last_in = reinterpret_cast<u64>(in0 + in_span + 1) & ~u64(15);
+      last_mask = reinterpret_cast<u64>(mask0 + mask_span + 1) & ~u64(15);
 #pragma unroll
       for (int s = 0; s < kStages; ++s)
         mbarrier_init(&full[s], kArrivals);
@@ -89,89 +91,54 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
     return P::kMask ? int(reinterpret_cast<u64>(mask0) & 15) : 0;
   }
 
-  // The whole 16-byte words of a tile's input, slots [b, f), and of its
-  // mask, [mb, mf) (the mask's slot j lies at byte shift + j of its stage);
-  // empty bodies are b = f = t.hi.
-  struct Body {
-    int b, f, mb, mf;
-    __device__ __forceinline__ Body(const TileSlots &t, int shift) {
-      b = (t.lo + kInWord - 1) / kInWord * kInWord;
-      f = t.hi / kInWord * kInWord;
-      if (b > f)
-        b = f = t.hi;
-      mb = (t.lo + shift + 15) / 16 * 16 - shift;
-      mf = (t.hi + shift) / 16 * 16 - shift;
-      if (mb > mf)
-        mb = mf = t.hi;
+  // Bytes [b0, b1) of a run whose byte 0 is at 16-byte aligned `base`, into
+  // stage bytes `dst` at the same places: the copy engine brings the whole
+  // words holding them, up to `last` (the tensor's last word, which may end
+  // its allocation: words never lie partly in one otherwise, since
+  // allocations start on 16-byte multiples), and this thread copies the
+  // bytes from there on (the tensor's last tile only).
+  __device__ __forceinline__ void copy_words(unsigned char *dst, const unsigned char *base, int b0, int b1, u64 last,
+                                             u64 *bar) {
+    const int w0 = b0 & ~15;
+    int w1 = (b1 + 15) & ~15;
+    if (reinterpret_cast<u64>(base + w1) > last) {
+      const long long room = (long long)(last - reinterpret_cast<u64>(base)); // a multiple of 16
+      w1 = int(max((long long)w0, min((long long)w1, room)));
+#pragma unroll 1
+      for (int b = max(b0, w1); b < b1; ++b)
+        dst[b] = base[b];
     }
-    __device__ __forceinline__ unsigned bytes() const {
-      return unsigned(f - b) * unsigned(sizeof(In)) + (P::kMask ? unsigned(mf - mb) : 0u);
+    if (w1 > w0) {
+      mbarrier_expect_tx(bar, unsigned(w1 - w0));
+      bulk_copy_to_shared<kEvictFirst>(dst + w0, base + w0, unsigned(w1 - w0), bar);
     }
-  };
-
-  // Lane 0 of warp 0: the copy engine brings the tile's bodies into stage s.
-  __device__ __forceinline__ void copy_bodies(int s, const In *in0, const u8 *mask0, const Body &body, int shift) {
-    if (body.f > body.b)
-      bulk_copy_to_shared<kEvictFirst>(in[s] + body.b * int(sizeof(In)), in0 + body.b,
-                                       unsigned(body.f - body.b) * unsigned(sizeof(In)), &full[s]);
-    if (P::kMask && body.mf > body.mb)
-      bulk_copy_to_shared<kEvictFirst>(mask[s] + shift + body.mb, mask0 + body.mb, unsigned(body.mf - body.mb),
-                                       &full[s]);
   }
 
   // Stage `s` receives the tile `t` for work item `work`, whose slot 0 is
-  // at `in0` (16-byte aligned: tiles lie on the input's grid) and `mask0`.
-  // Every lane of warp 0 calls it: lane 0 has the copy engine bring the
-  // bodies, and each lane loads at most one element of the edges, which it
-  // must hand to complete() (which ends the stage's phase) before this warp
-  // waits for this stage again.
-  __device__ __forceinline__ Edges issue(int s, long long work, const In *in0, const u8 *mask0,
-                                         const TileSlots &t) {
-    const int shift = mask_shift(mask0);
-    const Body body(t, shift);
-    Edges e;
-    const int lane = int(threadIdx.x & 31);
-    const int head = body.b - t.lo, edges = head + t.hi - body.f;
-    if (lane < edges) {
-      const int slot = lane < head ? t.lo + lane : body.f + lane - head;
-      e.at = unsigned(slot + 1);
-      e.in_value = in0[slot];
-    }
-    if (P::kMask) {
-      const int mhead = body.mb - t.lo, medges = mhead + t.hi - body.mf;
-      if (lane < medges) {
-        const int slot = lane < mhead ? t.lo + lane : body.mf + lane - mhead;
-        e.at |= unsigned(shift + slot + 1) << 16;
-        e.mask_value = mask0[slot];
+  // at `in0` (16-byte aligned: tiles lie on the input's grid) and `mask0`:
+  // the whole words holding slots [t.lo, t.hi) of input and mask
+  // (copy_words). Lane 0 of warp 0 copies and arrives, which ends the
+  // stage's phase once the copies land; the other lanes may call it too.
+  __device__ __forceinline__ void issue(int s, long long work, const In *in0, const u8 *mask0, const TileSlots &t) {
+    if ((threadIdx.x & 31) != 0)
+      return;
+    item[s] = work;
+    if (t.hi > t.lo) {
+      constexpr int E = int(sizeof(In));
+      copy_words(in[s], reinterpret_cast<const unsigned char *>(in0), t.lo * E, t.hi * E, last_in, &full[s]);
+      if (P::kMask) {
+        const int shift = mask_shift(mask0);
+        copy_words(mask[s], mask0 - shift, shift + t.lo, shift + t.hi, last_mask, &full[s]);
       }
     }
-    if (lane == 0) {
-      item[s] = work;
-      const unsigned bytes = body.bytes();
-      if (bytes > 0) {
-        mbarrier_expect_tx(&full[s], bytes);
-        copy_bodies(s, in0, mask0, body, shift);
-      }
-    }
-    return e;
+    mbarrier_arrive(&full[s]); // (its acquire by the waiters makes the bytes copied here visible)
   }
 
   // Stage `s` holds no work (none is left); called as issue().
-  __device__ __forceinline__ Edges issue_end(int s) {
-    if ((threadIdx.x & 31) == 0)
-      item[s] = -1;
-    return Edges();
-  }
-
-  // Every lane of warp 0, after issue(): the lane's edges go into the stage
-  // and the lane arrives; the phase completes with the last arrival and the
-  // copies' bytes, and the wait's acquire makes the edges visible.
-  __device__ __forceinline__ void complete(int s, const Edges &e) {
-    static_assert(kTileElems + 16 < 65535, "edge places fit in half a word");
-    if (e.at & 0xffff)
-      reinterpret_cast<In *>(in[s])[(e.at & 0xffff) - 1] = e.in_value;
-    if (P::kMask && (e.at >> 16))
-      mask[s][(e.at >> 16) - 1] = e.mask_value;
+  __device__ __forceinline__ void issue_end(int s) {
+    if ((threadIdx.x & 31) != 0)
+      return;
+    item[s] = -1;
     mbarrier_arrive(&full[s]);
   }
 

@@ -596,8 +596,8 @@ template <class P, class Plan> struct LookbackGridPlace {
 };
 
 // lookback_scan_pipelined for rows off the 16-byte grid (edges=1): each
-// row's tiles lie on its grid (grid_pipeline.cuh) and warp 0 issues them,
-// its lanes copying the edges at once (a row's first and last tiles only).
+// row's tiles lie on its grid (grid_pipeline.cuh) and lane 0 of warp 0
+// issues them, as the whole words holding them.
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, const u8 *mask, typename P::Out *out,
                                                    LookbackWorkspace<typename P::Acc> &ws,
@@ -621,15 +621,15 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
     if (id >= tiles) {
       if (lane == 0)
         ws.finish(id, tiles); // (seen again at later issues: finish() may repeat)
-      pipe.complete(stage, pipe.issue_end(stage));
+      pipe.issue_end(stage);
       return;
     }
     if (lane == 0)
       pending = ws.next();
     const Place at(id, in);
-    pipe.complete(stage, pipe.issue(stage, id, in + at.o.in + at.t.first, mask + at.o.mask + at.t.first, at.t));
+    pipe.issue(stage, id, in + at.o.in + at.t.first, mask + at.o.mask + at.t.first, at.t);
   };
-  pipe.init();
+  pipe.init(in, mask, tiles / Place::kTilesPerRow);
   pending = ws.begin(sh.tag);
   if (issuer)
     for (int stage = 0; stage < S; ++stage)

@@ -27,7 +27,7 @@ namespace scanjit {
 
 // A held kernel's stages and where its tiles lie: on the row's own start
 // (TilePipeline), or, for rows off the 16-byte grid (edges plans), on the
-// input's grid, the lanes of warp 0 copying each tile's edges
+// input's grid, each tile copied as the whole words holding it
 // (GridPipeline). Tile `id` < 0 is none.
 template <class P, class Plan, bool kEdges = Plan::kEdges> struct HeldStages {
   typedef LookbackTilePlace<P, Plan> Place;
@@ -39,6 +39,8 @@ template <class P, class Plan, bool kEdges = Plan::kEdges> struct HeldStages {
   bool out_on_grid;
   __device__ __forceinline__ HeldStages(const typename P::In *in_, const u8 *mask_, typename P::Out *out_)
       : pipe(dynamic_stages<Pipe, Plan>()), in(in_), mask(mask_), out(out_), out_on_grid(aligned16(out_)) {}
+  // Every thread; a block barrier must follow.
+  __device__ __forceinline__ void init(long long) { pipe.init(); }
   // Every lane of warp 0 (thread 0 issues).
   __device__ __forceinline__ void issue(int s, long long id) {
     if (threadIdx.x != 0)
@@ -69,14 +71,16 @@ template <class P, class Plan> struct HeldStages<P, Plan, true> {
   typename P::Out *out;
   __device__ __forceinline__ HeldStages(const typename P::In *in_, const u8 *mask_, typename P::Out *out_)
       : pipe(dynamic_stages<Pipe, Plan>()), in(in_), mask(mask_), out(out_) {}
-  // Every lane of warp 0 (each copies at most an element of the edges).
+  // Every thread; a block barrier must follow.
+  __device__ __forceinline__ void init(long long tiles) { pipe.init(in, mask, tiles / Place::kTilesPerRow); }
+  // Every lane of warp 0 (lane 0 issues).
   __device__ __forceinline__ void issue(int s, long long id) {
     if (id < 0) {
-      pipe.complete(s, pipe.issue_end(s));
+      pipe.issue_end(s);
       return;
     }
     const Place at(id, in);
-    pipe.complete(s, pipe.issue(s, id, in + at.o.in + at.t.first, mask + at.o.mask + at.t.first, at.t));
+    pipe.issue(s, id, in + at.o.in + at.t.first, mask + at.o.mask + at.t.first, at.t);
   }
   __device__ __forceinline__ void load(int s, long long id, typename P::Acc (&x)[I]) const {
     const Place at(id, in);
@@ -101,7 +105,7 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
   static_assert(!IsPlainLogSumExp<M>::value, "log-sum-exp keeps the tile-by-tile look-back");
   constexpr long long kSharesPerRow = (kTilesPerRow + S - 1) / S;
   Stages stages(in, mask, out);
-  stages.pipe.init();
+  stages.init(tiles);
   ws.begin_shared(sh.id, sh.tag); // (its block barrier follows the stages' init)
   const long long share = LookbackWorkspace<Acc>::block_ticket(sh.id);
   const long long row = share / kSharesPerRow, first_share = row * kSharesPerRow;

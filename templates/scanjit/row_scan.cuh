@@ -210,9 +210,9 @@ template <class P, int kTile, long long kChunkRows> struct ChunkWalk {
 
 // Rows off the 16-byte grid (edges=1: odd lengths, or strides that move
 // rows off it): the same walk through stages, with each chunk's tiles on
-// its own 16-byte grid (grid_pipeline.cuh), so every tile's body is still
-// bulk-copied whatever the chunk's length and alignment; warp 0's lanes
-// copy the edges.
+// its own 16-byte grid (grid_pipeline.cuh), so every tile is still
+// bulk-copied, as the whole words holding it, whatever the chunk's length
+// and alignment.
 template <class P, class Plan, long long kChunkRows>
 __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8 *mask, typename P::Out *out,
                                               long long rows) {
@@ -236,16 +236,15 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
   auto issue = [&](int stage, long long q) {
     const TileSlots t = ahead.slots(in);
     const Offsets<Index> o = ahead.offsets();
-    const typename Pipe::Edges e = pipe.issue(stage, q, in + o.in + t.first, mask + o.mask + t.first, t);
+    pipe.issue(stage, q, in + o.in + t.first, mask + o.mask + t.first, t);
     ahead.next(in);
-    return e;
   };
-  pipe.init();
+  pipe.init(in, mask, rows);
   __syncthreads();
   long long issued = 0;
   if (issuer)
     for (; issued < S && !ahead.done(); ++issued)
-      pipe.complete(int(issued), issue(int(issued), issued));
+      issue(int(issued), issued);
   RunningPrefix<M> carry;
   Walk at(in, rows);
   for (long long q = 0; !at.done(); ++q) {
@@ -265,19 +264,14 @@ __device__ __forceinline__ void row_scan_grid(const typename P::In *in, const u8
     // Past the tile's block barrier every thread has read this stage (and,
     // when staged, the previous tile's bulk stores have read its stage).
     const int refill = staged ? int((q + S - 1) % S) : stage;
-    typename Pipe::Edges edges;
-    const bool refilling = issuer && !ahead.done() && (!staged || q >= 1);
-    agent.consume(v, heads, r, carry, [&] {
-      if (refilling)
-        edges = issue(refill, issued++);
-    });
+    agent.consume(v, heads, r, carry);
+    if (issuer && !ahead.done() && (!staged || q >= 1))
+      issue(refill, issued++);
     typename P::Out *out0 = out + at.offsets().out + t.first;
     if constexpr (staged)
       pipe.store_through_stage(stage, out0, t, r);
     else
       store_converted_in<P, I>(out0 + first, t.lo - first, t.hi - first, r);
-    if (refilling)
-      pipe.complete(refill, edges);
     at.next(in);
   }
   pipe.drain_stores();
