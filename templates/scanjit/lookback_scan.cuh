@@ -637,16 +637,16 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
   typename LookbackAgent<P, Plan>::State sa;
+  Place at_a(0, in); // where tile a lies (found when it was tile b)
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
     const long long b = pipe.wait(stage, q / S);
-    const Place at_a(a < 0 ? 0 : a, in);
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)
       window.load();
     typename LookbackAgent<P, Plan>::State sb;
+    const Place at_b(b < 0 ? 0 : b, in);
     if (b >= 0) {
-      const Place at_b(b, in);
       Acc x[I];
       pipe.template load_lifted<I>(stage, int(threadIdx.x) * I, at_b.t,
                                    Pipe::mask_shift(mask + at_b.o.mask + at_b.t.first), x);
@@ -681,6 +681,7 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
     }
     a = b;
     sa = sb;
+    at_a = at_b;
   }
 }
 
