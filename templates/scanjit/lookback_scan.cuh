@@ -637,10 +637,16 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
   typename LookbackAgent<P, Plan>::State sa;
-  Place at_a(0, in); // where tile a lies (found when it was tile b)
+  // Where tile a lies: found when it was tile b and kept, but found again
+  // by log-sum-exp, whose (max, sum) pairs need the registers (f64 spilled
+  // 146 bytes keeping it, 66 not).
+  constexpr bool kKeepPlace = !IsPlainLogSumExp<typename LookbackShared<P, Plan>::M>::value;
+  Place at_a(0, in);
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
     const long long b = pipe.wait(stage, q / S);
+    if constexpr (!kKeepPlace)
+      at_a = Place(a < 0 ? 0 : a, in);
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)
       window.load();
@@ -681,7 +687,8 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
     }
     a = b;
     sa = sb;
-    at_a = at_b;
+    if constexpr (kKeepPlace)
+      at_a = at_b;
   }
 }
 
