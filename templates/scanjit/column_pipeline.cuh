@@ -130,7 +130,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // Edges plans: the start of the tensors' last 16-byte words, which are
   // not bulk-copied (copy_run_as_words), and a stage row's place in its
   // first word.
-  const ColumnLastWords<P> last_words(in, mask, lines);
+  const TensorLastWords<P> last_words(in, mask, lines);
   // (The low 4 bits of an address: 32-bit arithmetic suffices.)
   const unsigned in_at = unsigned(reinterpret_cast<u64>(in + o.in));
   const unsigned mask_at = unsigned(reinterpret_cast<u64>(mask + o.mask));

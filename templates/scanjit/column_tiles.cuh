@@ -88,7 +88,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   const long long tiles = lines * Tiles::kTilesPerLine;
   LookbackWorkspace<Acc> ws(workspace, tiles * C);
 
-  const ColumnLastWords<P> last_words(in, mask, lines);
+  const TensorLastWords<P> last_words(in, mask, lines);
 
   // Tile `id`: its line's offsets, its first row in memory order and its rows.
   struct Place {

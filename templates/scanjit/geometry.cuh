@@ -87,13 +87,14 @@ __device__ __forceinline__ Offsets<Index> line_offsets(Index line) {
   return o;
 }
 
-// The start of the last 16-byte word of a column problem's input and mask
-// (a scan of P::kLength rows of P::Inner::kSize columns on `lines` lines):
-// bulk copies stop there, since a tensor's last word may end its
-// allocation, and copy_run_as_words copies the elements past it itself.
-template <class P> struct ColumnLastWords {
+// The start of the last 16-byte word of a problem's input and mask (a scan
+// of P::kLength steps of P::Inner::kSize elements, columns or 1, on `lines`
+// lines; strides are never negative): bulk copies of whole words stop
+// there, since a tensor's last word may end its allocation, and the
+// issuing thread copies the elements past it itself (copy_run_as_words).
+template <class P> struct TensorLastWords {
   u64 in, mask;
-  __device__ __forceinline__ ColumnLastWords(const typename P::In *in_, const u8 *mask_, long long lines) {
+  __device__ __forceinline__ TensorLastWords(const typename P::In *in_, const u8 *mask_, long long lines) {
     const long long in_span =
         (P::kLength - 1) * P::Scan::kIn + (P::Inner::kSize - 1) * P::Inner::kIn + P::Lines::in_span(lines);
     const long long mask_span =

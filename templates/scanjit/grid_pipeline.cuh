@@ -6,7 +6,7 @@
 //
 // Any row length and any element-aligned pointer: tiles lie on the input's
 // 16-byte grid (RowTiles), and a tile's input and mask arrive as the whole
-// 16-byte words holding them (copy_run_as_words), so the copy engine moves
+// 16-byte words holding them (copy_words), so the copy engine moves
 // every byte; the slots outside the tile's own [lo, hi) hold neighbouring
 // bytes, which the loads ignore. Only the tensor's last word, which may end
 // its allocation, is copied by the issuing thread. A mask whose words lie
@@ -66,19 +66,19 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
   alignas(16) unsigned char mask[kStages][kMaskBytes];
   u64 full[kStages];
   long long item[kStages]; // the work item the stage holds (set by the issuer)
-  // The start of the tensor's last 16-byte word of input and of mask: the
-  // tiles' copies of whole words stop there (copy_run_as_words). Kept here,
-  // for the issuing lane alone, not in every thread's registers.
+  // The start of the tensor's last 16-byte word of input and of mask
+  // (TensorLastWords): the tiles' copies of whole words stop there
+  // (copy_words). Kept here, for the issuing lane alone, not in every
+  // thread's registers.
   u64 last_in, last_mask;
 
   // Every thread, for `lines` lines of P::kLength elements from `in0` and
   // `mask0` (strides are never negative); a block barrier must follow.
   __device__ __forceinline__ void init(const In *in0, const u8 *mask0, long long lines) {
     if (threadIdx.x == 0) {
-      const long long in_span = (P::kLength - 1) * P::Scan::kIn + P::Lines::in_span(lines);
-      const long long mask_span = (P::kLength - 1) * P::Scan::kMask + P::Lines::mask_span(lines);
-      last_in = reinterpret_cast<u64>(in0 + in_span + 1) & ~u64(15);
-      last_mask = reinterpret_cast<u64>(mask0 + mask_span + 1) & ~u64(15);
+      const TensorLastWords<P> last(in0, mask0, lines);
+      last_in = last.in;
+      last_mask = last.mask;
 #pragma unroll
       for (int s = 0; s < kStages; ++s)
         mbarrier_init(&full[s], kArrivals);
