@@ -130,6 +130,65 @@ __device__ __forceinline__ void copy_run_by_lanes(Out *dst, const Out *src, int 
   }
 }
 
+// Whether a run of Out leaves shared memory by copy_run_by_lane_words: 1-
+// and 2-byte elements, which took 8 or 16 store instructions a word element
+// by element (H200, x copy: f16 rows with the output one element off the
+// input's grid 1.30 -> 1.17, bf16 1-D three off 1.77 -> 1.61). Wider ones
+// go element by element (copy_run_by_lanes): the words' shifts cost more
+// than the stores they save (f32 1-D one off 1.43 -> 1.56, i64 results of
+// u8 rows 1.33 -> 1.60; BENCHMARKS.md).
+template <class Out> __device__ constexpr bool copies_runs_by_lane_words() {
+  return sizeof(Out) <= 2 && alignof(Out) == sizeof(Out);
+}
+
+// Slots [lo, hi) (the same for the whole warp) of a run in shared memory,
+// `src` (16-byte aligned at slot 0, and readable up to the 16-byte word
+// that ends past slot hi), to `dst` (any element's address): the lanes store
+// dst's whole 16-byte words, each built from the two shared words it
+// straddles (a run's bytes sit at the same distance from a word in shared
+// memory throughout, and so in dst), and single elements before the first
+// whole word and after the last.
+template <class Out>
+__device__ __forceinline__ void copy_run_by_lane_words(Out *dst, const Out *src, int lo, int hi) {
+  static_assert(copies_runs_by_lane_words<Out>(), "elements that tile a word, aligned to their size");
+  constexpr int kSize = int(sizeof(Out)), kWordElems = 16 / kSize;
+  const int lane = int(threadIdx.x & 31);
+  // (The low 4 bits of an address: 32-bit arithmetic suffices.)
+  const unsigned dst_at = unsigned(reinterpret_cast<u64>(dst + lo)) & 15u;
+  const int head_end = min(hi, lo + int((16u - dst_at) & 15u) / kSize); // dst's first word boundary
+  const int words = max(0, hi - head_end) / kWordElems;
+  const int tail = head_end + words * kWordElems;
+  if (lane < head_end - lo)
+    dst[lo + lane] = src[lo + lane];
+  if (lane < hi - tail)
+    dst[tail + lane] = src[tail + lane];
+  // Word w of dst holds the bytes from `shift` past src's word w (counted
+  // from head_end's word): 4-byte pieces k.. of the two, shifted by `bits`.
+  const unsigned begin = unsigned(head_end * kSize), shift = begin & 15u;
+  const unsigned char *base = reinterpret_cast<const unsigned char *>(src) + (begin - shift);
+  const int k = int(shift >> 2);
+  const unsigned bits = (shift & 3u) * 8u;
+#pragma unroll 1
+  for (int w = lane; w < words; w += 32) {
+    const uint4 a = *reinterpret_cast<const uint4 *>(base + 16 * w);
+    const uint4 b = shift ? *reinterpret_cast<const uint4 *>(base + 16 * w + 16) : make_uint4(0, 0, 0, 0);
+    const unsigned x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+    unsigned y[7], z[5];
+#pragma unroll
+    for (int j = 0; j < 7; ++j)
+      y[j] = (k & 1) ? x[j + 1] : x[j];
+#pragma unroll
+    for (int j = 0; j < 5; ++j)
+      z[j] = (k & 2) ? y[j + 2] : y[j];
+    uint4 o;
+    o.x = __funnelshift_r(z[0], z[1], bits);
+    o.y = __funnelshift_r(z[1], z[2], bits);
+    o.z = __funnelshift_r(z[2], z[3], bits);
+    o.w = __funnelshift_r(z[3], z[4], bits);
+    *reinterpret_cast<uint4 *>(dst + head_end + w * kWordElems) = o;
+  }
+}
+
 // A warp's run of 32 x N consecutive results (lane l holds slots
 // [lN, lN + N)) stored at `out`, slot 0's element, where slots [lo, hi)
 // exist: through `scratch` (the warp's 32 x N elements of shared memory,
@@ -159,7 +218,10 @@ __device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, i
       return;
     }
   }
-  copy_run_by_lanes<N>(out, scratch, 0, lo, hi);
+  if constexpr (copies_runs_by_lane_words<Out>() && kRun * sizeof(Out) % 16 == 0) // (readable to the word past it)
+    copy_run_by_lane_words(out, scratch, max(0, lo), min(kRun, hi));
+  else
+    copy_run_by_lanes<N>(out, scratch, 0, lo, hi);
 }
 
 // Whether a thread's run of N results leaves better through the warp's

@@ -206,7 +206,10 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
       return;
     }
     __syncwarp();
-    copy_run_by_lanes<kItems>(out0, staged, first, t.lo, t.hi);
+    if constexpr (copies_runs_by_lane_words<Out>())
+      copy_run_by_lane_words(out0, staged, max(first, t.lo), min(first + kRun, t.hi));
+    else
+      copy_run_by_lanes<kItems>(out0, staged, first, t.lo, t.hi);
   }
 
   // Every thread, before the block barrier that precedes a stage's refill:

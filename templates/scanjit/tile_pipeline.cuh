@@ -184,6 +184,10 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
       return;
     }
     __syncwarp();
+    if constexpr (copies_runs_by_lane_words<Out>()) {
+      copy_run_by_lane_words(dst, staged, first, first + n);
+      return;
+    }
 #pragma unroll 1 // (the rare path: kept off the common path's registers)
     for (int m = 0; m < (kRun + 31) / 32; ++m) {
       const int slot = first + int(threadIdx.x & 31) + 32 * m;
