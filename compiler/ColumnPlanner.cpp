@@ -195,6 +195,16 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kMaskedThreads);
     tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kMaskedStages);
   }
+  // Unmasked rows off the grid of 4-byte elements and accumulators, on
+  // enough panels: panels of 128 columns, blocks of 256
+  // (ColumnPolicy::kEdgesWidePanel*).
+  const int64_t widePanelColumns =
+      int64_t(policy::ColumnPolicy::kEdgesWidePanelThreads) / policy::ColumnPolicy::kPipelineGroups *
+      policy::ColumnPolicy::kPipelineVector;
+  if (edges && !spec.mask && spec.op != ScanOp::LogSumExp && dtypeSize(spec.in) == 4 &&
+      dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
+      g.numLines() * ceilDiv(g.inner.size, widePanelColumns) >= policy::ColumnPolicy::kEdgesWidePanelsMinPanels)
+    tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kEdgesWidePanelThreads);
   // Sums and products of 8-byte elements (f64): a column a thread, four
   // threads to a column, blocks of 256 (eightByteColumnAThread).
   if (eightByteColumnAThread(spec, edges)) {

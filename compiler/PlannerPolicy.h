@@ -410,6 +410,22 @@ struct ColumnPolicy {
   // 0.227-0.231, [2048,2048] the same; masked i32 -> i64 sums spilled 12
   // stores so: BENCHMARKS.md).
   static constexpr int kMaskedThreads = 128;
+  // Unmasked edges plans (rows off the 16-byte grid) of 4-byte elements and
+  // accumulators on at least kEdgesWidePanelsMinPanels panels of 128 columns
+  // take them: blocks of 256, 4 threads a column, two blocks an SM (H200, x
+  // copy, panels of 64 -> 128, two rounds: f32[32768,32767] dim=0 2.09 ->
+  // 1.42, whose 512 panels of 64 had run in 1.3 waves of 396 blocks; f32
+  // [4096,4097] 1.59 -> 1.44, [16384,4097] 1.54 -> 1.47, max [8192,2049] @1
+  // 1.69 -> 1.56, max [4096,4097] exclusive 1.67 -> 1.53, prod [16384,1001]
+  // 1.66 -> 1.55, [16384,1023] 1.64 -> 1.57, min i32[50000,1001] reverse
+  // 1.59 -> 1.54; but [16384,16383] @1 1.39 -> 1.42 and the 4M-element
+  // [2048,2049] 1.72 -> 1.85, under a wave either way). Fewer panels lost:
+  // each panel's pieces are one chain, and halving the panels halves the
+  // chains that run at once ([327129,245] reverse, 2 panels, 1.54 -> 1.66;
+  // [65536,333], 3, even). Masked ones lost ([8192,4097] 1.64 -> 1.71), and
+  // 8-byte accumulators (i32 sums) spilled (BENCHMARKS.md).
+  static constexpr int kEdgesWidePanelThreads = 256;
+  static constexpr long long kEdgesWidePanelsMinPanels = 8;
   // Log-sum-exp is bound by the latency of its exp and log a row, not by
   // bytes: one column a thread is twice the threads for the same panel, and
   // where the accumulator is a float, two threads to a column, not four,
