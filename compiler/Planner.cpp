@@ -567,7 +567,12 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
 // 2 items 1.7, 8 items 4.3; BENCHMARKS.md.)
 int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   const int64_t byTile = policy::ColumnPolicy::kPackedTileBytes / (threads * lanes * dtypeSize(spec.in));
-  const int64_t byAcc = policy::ColumnPolicy::kPackedAccBytes / (lanes * dtypeSize(accumulatorType(spec.op, spec.in)));
+  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const bool twoByteExtremes = dtypeSize(spec.in) == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min);
+  const int64_t budget = twoByteExtremes && lanes * accBytes <= policy::ColumnPolicy::kPackedExtremesWideMaxGroupBytes
+                             ? policy::ColumnPolicy::kPackedExtremesAccBytes
+                             : policy::ColumnPolicy::kPackedAccBytes;
+  const int64_t byAcc = budget / (lanes * accBytes);
   return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
 }
 

@@ -314,6 +314,15 @@ struct ColumnPolicy {
   // accumulators a thread (f64 x 2: 4 items 1.5 of copy, 2 items 2.2).
   static constexpr int kPackedTileBytes = 16 * 1024;
   static constexpr int kPackedAccBytes = 64;
+  // Max and min of 2-byte elements (in float accumulators, blocks of 256)
+  // in groups of up to 16 bytes of them (2-4 lanes): twice that budget.
+  // H200, x copy, the policy's items then twice them: min bf16[4194304,4]
+  // reverse 2.77 -> 1.90, min f16[4194304,4] mask 2.44 -> 1.70, max bf16
+  // [4194304,3] reverse exclusive 2.85 -> 1.95, max bf16[16777216,2] mask
+  // 2.18 -> 1.59 (116 registers at most, no spills); 8 lanes at 4 items
+  // spilled 72-76 stores (BENCHMARKS.md).
+  static constexpr int kPackedExtremesAccBytes = 128;
+  static constexpr int kPackedExtremesWideMaxGroupBytes = 16;
   // Packed lanes that tile a warp (2, 4, 8 or 16 of them), of elements of
   // at least kLaneThreadMinBytes and at most kLaneThreadGroupBytes of
   // accumulators a group (32-byte groups spilled 20-92 bytes in these

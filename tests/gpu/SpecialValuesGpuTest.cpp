@@ -13,7 +13,7 @@ TEST(SpecialValues, NanAndInfinitiesPropagateLikeTorch) {
   specials.specialFraction = 0.02;
   for (const char *op : {"max", "min", "logsumexp", "sum"})
     for (const char *t : {"f16", "bf16", "f32", "f64"})
-      for (const char *shape : {"[64,3000] dim=1", "[100,37] dim=1", "[37,64] dim=0",
+      for (const char *shape : {"[64,3000] dim=1", "[100,37] dim=1", "[500,5] dim=1", "[37,64] dim=0",
                                 "[40,50] dim=1 strides=[1,40]"})
         for (const char *flags : {"", " reverse", " exclusive mask"})
           expectCasePasses(std::string(op) + " " + t + shape + flags, specials);
@@ -39,14 +39,16 @@ TEST(SpecialValues, LookBackWindowsFoldSpecialValues) {
 // Log-sum-exp sums exp(x - ref) within a thread while its items lie close
 // to their largest (log_sum_exp_tile.cuh), else combines in log space: items
 // 64 (f32) or 512 (f64) below it would underflow. Spreads on both sides of
-// both limits, over the row, look-back, segmented and column families.
+// both limits, over the row, look-back, segmented and column families
+// (segmented rows longer and shorter than a thread's items).
 TEST(SpecialValues, LogSumExpOfValuesFarApart) {
   SCANJIT_REQUIRE_GPU();
   for (double spread : {32.0, 64.0, 256.0, 1024.0}) {
     CaseOptions wide;
     wide.logSumExpSpread = spread;
     for (const char *t : {"bf16", "f32", "f64"})
-      for (const char *shape : {"[64,3000] dim=1", "[3,40000] dim=1", "[8000,48] dim=1", "[37,64] dim=0"})
+      for (const char *shape : {"[64,3000] dim=1", "[3,40000] dim=1", "[8000,48] dim=1", "[3000,5] dim=1",
+                                "[37,64] dim=0"})
         for (const char *flags : {"", " reverse exclusive", " mask"})
           expectCasePasses(std::string("logsumexp ") + t + shape + flags, wide);
   }

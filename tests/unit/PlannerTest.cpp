@@ -1062,13 +1062,15 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   // The same workspace as a tile a line: a value of the group's lanes a tile.
   EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 2111) / 2112)) * 2 * 4);
   // Lanes items (packed_lanes.cuh) where a thread a lane does not pay: a
-  // tile of 256 x 4 items of 4 bf16 a stage.
+  // tile of 256 x 8 items of 4 bf16 a stage (max and min of 2-byte
+  // elements take twice the accumulators: kPackedExtremesAccBytes).
   KernelPlan items = plan("min bf16[4194304,4] dim=0 reverse");
   EXPECT_FALSE(items.laneThreads);
-  EXPECT_EQ(items.items, 4);
+  EXPECT_EQ(items.items, 8);
   EXPECT_EQ(items.threads, 256);
-  EXPECT_EQ(items.sharedBytes, items.stages * (256 * 4 * 4 * 2 + 16 + 48) + 256);
-  EXPECT_EQ(items.workspaceBytes, 16 + 2 * (4194304 / (256 * 4)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
+  EXPECT_EQ(items.sharedBytes, items.stages * (256 * 8 * 4 * 2 + 16 + 48) + 256);
+  EXPECT_EQ(items.workspaceBytes, 16 + 2 * (4194304 / (256 * 8)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
+  EXPECT_EQ(plan("max f16[2097152,8] dim=0").items, 2); // (8 lanes: the usual budget)
   for (const char *text : {"sum f32[1048574,2] dim=0 mask",   // mask rows off the 16-byte grid
                            "logsumexp f32[1048576,2] dim=0",  // a costly combine
                            "sum f32[1048577,2] dim=0",        // rows off the grid
