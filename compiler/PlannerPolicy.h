@@ -432,7 +432,11 @@ struct ColumnPolicy {
   // each panel's pieces are one chain, and halving the panels halves the
   // chains that run at once ([327129,245] reverse, 2 panels, 1.54 -> 1.66;
   // [65536,333], 3, even). Masked ones lost ([8192,4097] 1.64 -> 1.71), and
-  // 8-byte accumulators (i32 sums) spilled (BENCHMARKS.md).
+  // 8-byte accumulators (i32 sums) spilled (BENCHMARKS.md). Their groups
+  // hold 15-row slices, which on a few shapes spill 4-16 bytes at 128
+  // registers (max i32[2000,8191] dim=0, sum f32[4,3000,777] dim=1): kept,
+  // since reading 12-14 rows ahead, or stages of 52-56 rows, ran slower on
+  // most shapes and gained at most 4% on those (H200, BENCHMARKS.md).
   static constexpr int kEdgesWidePanelThreads = 256;
   static constexpr long long kEdgesWidePanelsMinPanels = 8;
   // Log-sum-exp is bound by the latency of its exp and log a row, not by
