@@ -561,15 +561,21 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   return grid ? c : 0;
 }
 
+// Max and min of 2-byte elements, which packed lanes give blocks of 256
+// and, in narrow groups, a wider accumulator budget (kPackedExtremes*).
+bool twoByteExtremes(const ScanSpec &spec) {
+  return dtypeSize(spec.in) == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min);
+}
+
 // Items a thread of packed lanes: a tile of about kPackedTileBytes of
-// input, within kPackedAccBytes of accumulators a thread, a power of two.
-// (H100: f64[8388608,2] 2 items 2.2 of copy, 4 items 1.5; f32[4194304,4]
-// 2 items 1.7, 8 items 4.3; BENCHMARKS.md.)
+// input, within kPackedAccBytes of accumulators a thread (two-byte extremes
+// in groups of up to kPackedExtremesMaxGroupBytes: kPackedExtremesAccBytes),
+// a power of two. (H100: f64[8388608,2] 2 items 2.2 of copy, 4 items 1.5;
+// f32[4194304,4] 2 items 1.7, 8 items 4.3; BENCHMARKS.md.)
 int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   const int64_t byTile = policy::ColumnPolicy::kPackedTileBytes / (threads * lanes * dtypeSize(spec.in));
   const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  const bool twoByteExtremes = dtypeSize(spec.in) == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min);
-  const int64_t budget = twoByteExtremes && lanes * accBytes <= policy::ColumnPolicy::kPackedExtremesWideMaxGroupBytes
+  const int64_t budget = twoByteExtremes(spec) && lanes * accBytes <= policy::ColumnPolicy::kPackedExtremesMaxGroupBytes
                              ? policy::ColumnPolicy::kPackedExtremesAccBytes
                              : policy::ColumnPolicy::kPackedAccBytes;
   const int64_t byAcc = budget / (lanes * accBytes);
@@ -613,7 +619,6 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // for their items and window (f32 x 8 in blocks of 512 spilled 164
     // stores).
     // So do max and min of 2-byte elements: 8 spills in blocks of 384 (min bf16 x 4 reverse).
-    const bool twoByteExtremes = dtypeSize(spec.in) == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min);
     // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
@@ -626,7 +631,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                           : policy::ColumnPolicy::kLaneThreadThreads);
       items = pick(tuning.items, policy::ColumnPolicy::kLaneThreadItems);
     } else {
-      if (packed * accBytes > 16 || twoByteExtremes)
+      if (packed * accBytes > 16 || twoByteExtremes(spec))
         threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
       items = pick(tuning.items, packedLanesItems(spec, threads, packed));
     }

@@ -322,7 +322,7 @@ struct ColumnPolicy {
   // 2.18 -> 1.59 (116 registers at most, no spills); 8 lanes at 4 items
   // spilled 72-76 stores (BENCHMARKS.md).
   static constexpr int kPackedExtremesAccBytes = 128;
-  static constexpr int kPackedExtremesWideMaxGroupBytes = 16;
+  static constexpr int kPackedExtremesMaxGroupBytes = 16;
   // Packed lanes that tile a warp (2, 4, 8 or 16 of them), of elements of
   // at least kLaneThreadMinBytes and at most kLaneThreadGroupBytes of
   // accumulators a group (32-byte groups spilled 20-92 bytes in these
