@@ -561,24 +561,39 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   return grid ? c : 0;
 }
 
-// Max and min of 2-byte elements, which packed lanes give blocks of 256
-// and, in narrow groups, a wider accumulator budget (kPackedExtremes*).
-bool twoByteExtremes(const ScanSpec &spec) {
-  return dtypeSize(spec.in) == 2 && (spec.op == ScanOp::Max || spec.op == ScanOp::Min);
+// 2-byte elements in 4-byte accumulators, which packed lanes give smaller
+// blocks and a wider accumulator budget (ColumnPolicy::kPackedTwoByte*).
+bool twoByteInWordAccumulators(const ScanSpec &spec) {
+  return dtypeSize(spec.in) == 2 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
+}
+
+// Blocks of packed lanes: 256 threads for groups of over 16 bytes of
+// accumulators (128 registers a thread for their items and window: f32 x 8
+// in blocks of 512 spilled 164 stores) and for 2-byte elements in 4-byte
+// accumulators (min bf16 x 4 reverse spilled 8 in blocks of 384), 128 for
+// those in groups of over 16 bytes; else the look-back's.
+int packedLanesThreads(const ScanSpec &spec, int64_t lanes, int lookbackThreads) {
+  const int64_t groupBytes = lanes * dtypeSize(accumulatorType(spec.op, spec.in));
+  if (twoByteInWordAccumulators(spec))
+    return groupBytes > policy::ColumnPolicy::kPackedTwoByteMaxGroupBytes ? policy::ColumnPolicy::kPackedTwoByteWideThreads
+                                                                          : policy::LookbackPolicy::kLargeTileWideThreads;
+  return groupBytes > 16 ? policy::LookbackPolicy::kLargeTileWideThreads : lookbackThreads;
 }
 
 // Items a thread of packed lanes: a tile of about kPackedTileBytes of
-// input, within kPackedAccBytes of accumulators a thread (two-byte extremes
-// in groups of up to kPackedExtremesMaxGroupBytes: kPackedExtremesAccBytes),
-// a power of two. (H100: f64[8388608,2] 2 items 2.2 of copy, 4 items 1.5;
-// f32[4194304,4] 2 items 1.7, 8 items 4.3; BENCHMARKS.md.)
+// input, within kPackedAccBytes of accumulators a thread (2-byte elements
+// in 4-byte accumulators: kPackedTwoByteAccBytes, kPackedTwoByteWideAccBytes
+// in groups of over kPackedTwoByteMaxGroupBytes), a power of two. (H100:
+// f64[8388608,2] 2 items 2.2 of copy, 4 items 1.5; f32[4194304,4] 2 items
+// 1.7, 8 items 4.3; BENCHMARKS.md.)
 int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   const int64_t byTile = policy::ColumnPolicy::kPackedTileBytes / (threads * lanes * dtypeSize(spec.in));
-  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  const int64_t budget = twoByteExtremes(spec) && lanes * accBytes <= policy::ColumnPolicy::kPackedExtremesMaxGroupBytes
-                             ? policy::ColumnPolicy::kPackedExtremesAccBytes
-                             : policy::ColumnPolicy::kPackedAccBytes;
-  const int64_t byAcc = budget / (lanes * accBytes);
+  const int64_t groupBytes = lanes * dtypeSize(accumulatorType(spec.op, spec.in));
+  const int64_t budget = !twoByteInWordAccumulators(spec) ? policy::ColumnPolicy::kPackedAccBytes
+                         : groupBytes <= policy::ColumnPolicy::kPackedTwoByteMaxGroupBytes
+                             ? policy::ColumnPolicy::kPackedTwoByteAccBytes
+                             : policy::ColumnPolicy::kPackedTwoByteWideAccBytes;
+  const int64_t byAcc = budget / groupBytes;
   return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
 }
 
@@ -615,10 +630,6 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // One row of packed rows: the look-back's pipelined tiles in a row's
     // blocks (items of `packed` elements each).
     plan.packedLanes = int(packed); // (its stages hold packed items)
-    // Groups of over 16 bytes take blocks of 256: 128 registers a thread
-    // for their items and window (f32 x 8 in blocks of 512 spilled 164
-    // stores).
-    // So do max and min of 2-byte elements: 8 spills in blocks of 384 (min bf16 x 4 reverse).
     // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
@@ -631,8 +642,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                           : policy::ColumnPolicy::kLaneThreadThreads);
       items = pick(tuning.items, policy::ColumnPolicy::kLaneThreadItems);
     } else {
-      if (packed * accBytes > 16 || twoByteExtremes(spec))
-        threads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
+      threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
       items = pick(tuning.items, packedLanesItems(spec, threads, packed));
     }
     planLookback(arch, spec, tuning, plan, rows / packed, threads, items);

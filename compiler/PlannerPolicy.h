@@ -314,15 +314,23 @@ struct ColumnPolicy {
   // accumulators a thread (f64 x 2: 4 items 1.5 of copy, 2 items 2.2).
   static constexpr int kPackedTileBytes = 16 * 1024;
   static constexpr int kPackedAccBytes = 64;
-  // Max and min of 2-byte elements (in float accumulators, blocks of 256)
-  // in groups of up to 16 bytes of them (2-4 lanes): twice that budget.
-  // H200, x copy, the policy's items then twice them: min bf16[4194304,4]
-  // reverse 2.77 -> 1.90, min f16[4194304,4] mask 2.44 -> 1.70, max bf16
-  // [4194304,3] reverse exclusive 2.85 -> 1.95, max bf16[16777216,2] mask
-  // 2.18 -> 1.59 (116 registers at most, no spills); 8 lanes at 4 items
-  // spilled 72-76 stores (BENCHMARKS.md).
-  static constexpr int kPackedExtremesAccBytes = 128;
-  static constexpr int kPackedExtremesMaxGroupBytes = 16;
+  // 2-byte elements in 4-byte accumulators (f16/bf16 sums, products, max
+  // and min; i16 max and min) are latency-bound at that budget (min bf16
+  // [4194304,4] reverse: DRAM 16%, 0.52 warps issued a cycle). In groups of
+  // up to 16 bytes of accumulators (2-4 lanes) they take blocks of 256 and
+  // twice the budget: H200, x copy, the policy's items then twice them,
+  // min bf16[4194304,4] reverse 2.77 -> 1.90, max bf16[16777216,2] mask
+  // 2.18 -> 1.59; H100, sums and products from blocks of 384, sum bf16
+  // [4194304,4] mask reverse 1.68 -> 1.40, prod bf16[5592400,3] exclusive
+  // 1.79 -> 1.49 (128 registers at most, no spills). Groups of 5-8 lanes
+  // spilled 72-76 stores at 4 items in blocks of 256; in blocks of 128
+  // they take four times the budget, 8 items (238 registers at most, no
+  // spills; H100: max f16[2796192,6] mask 2.57 -> 1.68, sum f16[3355440,5]
+  // 3.89 -> 2.76, min bf16[2097152,8] exclusive 3.14 -> 2.28).
+  static constexpr int kPackedTwoByteAccBytes = 128;
+  static constexpr int kPackedTwoByteMaxGroupBytes = 16;
+  static constexpr int kPackedTwoByteWideThreads = 128;
+  static constexpr int kPackedTwoByteWideAccBytes = 256;
   // Packed lanes that tile a warp (2, 4, 8 or 16 of them), of elements of
   // at least kLaneThreadMinBytes and at most kLaneThreadGroupBytes of
   // accumulators a group (32-byte groups spilled 20-92 bytes in these

@@ -544,6 +544,11 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "min f32[200003,8] dim=0 exclusive",    "max f64[100000,4] dim=0 mask",
       "sum i32[150000,4] dim=0 reverse exclusive", "max i32[120000,8] dim=0",
       "sum f16[4,50000,8] dim=1",
+      // 2-byte elements in 4-byte accumulators: blocks of 256 and 8-16 items
+      // (2-4 lanes), blocks of 128 and 8 items (5-8 lanes).
+      "sum bf16[300000,2] dim=0 mask reverse", "prod f16[70000,3] dim=0 exclusive",
+      "sum bf16[150000,8] dim=0 mask reverse exclusive", "max i16[120000,5] dim=0 reverse",
+      "sum f16[200000,6] dim=0 exclusive",    "min f16[100000,7] dim=0 mask",
   };
   int laneThreadPlans = 0;
   for (const std::string &s : specs) {

@@ -3,6 +3,8 @@
 
 #include "compiler/Planner.h"
 
+#include <tuple>
+
 using namespace scanjit;
 using scanjit::testing::mustParse;
 
@@ -1062,15 +1064,29 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   // The same workspace as a tile a line: a value of the group's lanes a tile.
   EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 2111) / 2112)) * 2 * 4);
   // Lanes items (packed_lanes.cuh) where a thread a lane does not pay: a
-  // tile of 256 x 8 items of 4 bf16 a stage (max and min of 2-byte
-  // elements take twice the accumulators: kPackedExtremesAccBytes).
+  // tile of 256 x 8 items of 4 bf16 a stage (2-byte elements in 4-byte
+  // accumulators take twice the budget: kPackedTwoByteAccBytes).
   KernelPlan items = plan("min bf16[4194304,4] dim=0 reverse");
   EXPECT_FALSE(items.laneThreads);
   EXPECT_EQ(items.items, 8);
   EXPECT_EQ(items.threads, 256);
   EXPECT_EQ(items.sharedBytes, items.stages * (256 * 8 * 4 * 2 + 16 + 48) + 256);
   EXPECT_EQ(items.workspaceBytes, 16 + 2 * (4194304 / (256 * 8)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
-  EXPECT_EQ(plan("max f16[2097152,8] dim=0").items, 2); // (8 lanes: the usual budget)
+  // Sums and products of them too (2 lanes: 16 items); groups of 5-8 lanes
+  // of them (over 16 bytes of accumulators) take blocks of 128 and four
+  // times the budget (kPackedTwoByteWideAccBytes).
+  const std::tuple<const char *, int, int> twoByte[] = {
+      {"sum f16[8388608,4] dim=0", 256, 8},          {"prod bf16[4194304,4] dim=0 mask reverse", 256, 8},
+      {"max i16[4194304,4] dim=0", 256, 8},          {"sum bf16[8388608,2] dim=0 mask", 256, 16},
+      {"max f16[2097152,8] dim=0", 128, 8},          {"sum bf16[2097152,8] dim=0 exclusive", 128, 8},
+      {"min i16[3355440,5] dim=0", 128, 8}};
+  for (const auto &[text, threads, itemsEach] : twoByte) {
+    KernelPlan p = plan(text);
+    EXPECT_EQ(p.threads, threads) << text;
+    EXPECT_EQ(p.items, itemsEach) << text;
+  }
+  // i16 sums (in 8-byte accumulators) keep the usual budget.
+  EXPECT_EQ(plan("sum i16[4194304,4] dim=0").items, 2);
   for (const char *text : {"sum f32[1048574,2] dim=0 mask",   // mask rows off the 16-byte grid
                            "logsumexp f32[1048576,2] dim=0",  // a costly combine
                            "sum f32[1048577,2] dim=0",        // rows off the grid
@@ -1078,8 +1094,7 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
                            "sum f16[1048576,16] dim=0"})      // 64 (f16 sums in f32)
     EXPECT_EQ(plan(text).stages, 0) << text;
   // Groups of 17 to 32 bytes pack in blocks of 256 (128 registers a thread).
-  for (const char *text : {"sum f32[2097152,8] dim=0", "sum f64[1048576,3] dim=0", "sum f16[1048576,8] dim=0 mask",
-                           "sum i32[1048576,4] dim=0 reverse"}) {
+  for (const char *text : {"sum f32[2097152,8] dim=0", "sum f64[1048576,3] dim=0", "sum i32[1048576,4] dim=0 reverse"}) {
     KernelPlan p = plan(text);
     EXPECT_GT(p.stages, 0) << text;
     EXPECT_GT(p.packedLanes, 1) << text;
