@@ -548,7 +548,10 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
 // (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine, a
 // group's values within kMaxPackedBytes, and its rows (input and mask) and
 // every other line stride on the 16-byte grid in whole groups, so the
-// pipelined look-back bulk-copies them. The group's size, else 0.
+// pipelined look-back bulk-copies them. One group alone (no other line)
+// packs whatever its length: only its end may lie inside a word, which the
+// pipeline's ragged end copies (TilePipeline::kRaggedEnd). The group's
+// size, else 0.
 int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
   if (c <= 1 || spec.op == ScanOp::LogSumExp ||
@@ -557,7 +560,8 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   auto packs = [&](const GeometryDim &d) {
     return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0) && bulkStrides(spec, d);
   };
-  const bool grid = bulkRun(spec, g.scan.size * c) && std::all_of(g.lines.begin(), g.lines.end() - 1, packs);
+  const bool oneGroup = g.lines.size() == 1;
+  const bool grid = (oneGroup || bulkRun(spec, g.scan.size * c)) && std::all_of(g.lines.begin(), g.lines.end() - 1, packs);
   return grid ? c : 0;
 }
 

@@ -57,9 +57,11 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
   typedef typename P::In In;
   typedef typename MaskItemOf<P>::type MaskItem;
   // Rows off the 16-byte grid in chunks that are whole words (the planner
-  // rounds the segmented family's chunks to them): only the tensor's last
-  // tile may end inside a word, and its last partial word (input, mask or
-  // output) is copied by a thread, since a bulk copy moves whole words.
+  // rounds the segmented family's chunks to them), or one row of packed
+  // lanes of any length: only the tensor's last tile may end inside a word,
+  // and its last partial word (input, mask or output) is copied by a
+  // thread, since a bulk copy moves whole words. (Packed items of 3, 5, 6
+  // or 7 lanes straddle words: those bytes are copied as bytes.)
   static constexpr bool kRaggedEnd =
       (P::kLength * sizeof(In)) % 16 != 0 || (P::kMask && (P::kLength * sizeof(MaskItem)) % 16 != 0);
   static constexpr bool kRaggedOut = (P::kLength * sizeof(typename P::Out)) % 16 != 0;
@@ -96,16 +98,34 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
       bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &ring.full[s]);
   }
 
-  // Thread 0, issuing: the elements of a run of `count` from `src` that lie
-  // past its last whole 16-byte word, copied into the stage at `dst`; the
-  // whole words' bytes are returned, for the bulk copy.
+  // Thread 0, issuing: the bytes of a run of `count` elements from `src`
+  // that lie past its last whole 16-byte word, copied into the stage at
+  // `dst`; the whole words' bytes are returned, for the bulk copy. (The
+  // tail starts on a word in both: 8-, 4-, 2- and 1-byte pieces, aligned,
+  // with no loop, whose registers 64- and 80-register plans spilled.)
   template <class T>
   static __device__ __forceinline__ unsigned copy_last_partial_word(unsigned char *dst, const T *src, int count) {
-    constexpr int kWord = 16 / int(sizeof(T));
-    const int whole = count / kWord * kWord;
-    for (int j = whole; j < count; ++j) // the tensor's last tile only
-      reinterpret_cast<T *>(dst)[j] = src[j];
-    return unsigned(whole) * unsigned(sizeof(T));
+    const unsigned bytes = unsigned(count) * unsigned(sizeof(T)), whole = bytes & ~15u, tail = bytes & 15u;
+    if (tail != 0) // the tensor's last tile only
+      copy_pieces(dst + whole, reinterpret_cast<const unsigned char *>(src) + whole, tail);
+    return whole;
+  }
+  static __device__ __forceinline__ void copy_pieces(unsigned char *dst, const unsigned char *src, unsigned tail) {
+    unsigned at = 0;
+    if (tail & 8u) {
+      *reinterpret_cast<u64 *>(dst) = *reinterpret_cast<const u64 *>(src);
+      at = 8;
+    }
+    if (tail & 4u) {
+      *reinterpret_cast<unsigned *>(dst + at) = *reinterpret_cast<const unsigned *>(src + at);
+      at += 4;
+    }
+    if (tail & 2u) {
+      *reinterpret_cast<unsigned short *>(dst + at) = *reinterpret_cast<const unsigned short *>(src + at);
+      at += 2;
+    }
+    if (tail & 1u)
+      dst[at] = src[at];
   }
 
   // This thread's kItems elements at `first` (of the stage), lifted to the
@@ -134,9 +154,12 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
   // ring when a stage can wait a tile for its refill (three or more).
   // (A segmented chunk's rows are contiguous: chunks lie whole words apart
   // where the chunk's bytes are whole words.)
+  // (One row: only the tensor's last tile may end inside a word, which
+  // store_warp_run finishes.)
+  static constexpr bool kOneRow = !P::Lines::kRuntimeBatch && P::Lines::count(0) == 1;
   static constexpr bool kOutputFitsStages =
       kChunkRows > 1 ? (kChunkRows * P::kLength * sizeof(typename P::Out)) % 16 == 0
-                     : (P::kLength * sizeof(typename P::Out)) % 16 == 0 &&
+                     : ((P::kLength * sizeof(typename P::Out)) % 16 == 0 || kOneRow) &&
                            P::Lines::out_strides_in_words(sizeof(typename P::Out));
   static constexpr bool kCanStageOutput = kStages >= 3 && kOutputFitsStages;
 
@@ -170,17 +193,21 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
     const Out *staged = reinterpret_cast<const Out *>(in[s]);
     const int n = min(kRun, count - first);
     if (on_grid) {
-      // (A ragged end's last partial word leaves by the lanes' stores.)
-      constexpr int kOutWord = 16 / int(sizeof(Out));
-      const int whole = kRaggedOut ? n / kOutWord * kOutWord : n;
+      // (A ragged end's last partial word leaves by lane 0's stores. A warp
+      // past the tile's end has none: n <= 0.)
+      const unsigned bytes = n > 0 ? unsigned(n) * unsigned(sizeof(Out)) : 0u;
+      const unsigned whole = kRaggedOut ? bytes & ~15u : bytes;
       fence_shared_to_async_proxy();
       __syncwarp();
-      if ((threadIdx.x & 31) == 0 && whole > 0) {
-        bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, unsigned(whole) * unsigned(sizeof(Out)));
-        bulk_commit_group();
+      if ((threadIdx.x & 31) == 0) {
+        if (whole > 0) {
+          bulk_copy_to_global<kEvictFirst>(dst + first, staged + first, whole);
+          bulk_commit_group();
+        }
+        if (kRaggedOut && bytes != whole)
+          copy_pieces(reinterpret_cast<unsigned char *>(dst + first) + whole,
+                      reinterpret_cast<const unsigned char *>(staged + first) + whole, bytes - whole);
       }
-      if (kRaggedOut && int(threadIdx.x & 31) < n - whole)
-        dst[first + whole + int(threadIdx.x & 31)] = staged[first + whole + int(threadIdx.x & 31)];
       return;
     }
     __syncwarp();

@@ -461,15 +461,16 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
   // shared memory (lookback_lanes.cuh). No stages, any alignment. (Cheap
-  // combines on the 16-byte grid are packed: the next test. A view with no
+  // combines are packed where a group is alone or its lines lie on the
+  // 16-byte grid: the next test; here they come in lines off it. A view with no
   // contiguous dim at a stride of 16 bytes or less stages its dense spans:
   // LinesAtAStrideOfTheirOwn.)
   const std::vector<std::string> specs = {
-      "sum f32[300001,2] dim=0",           "sum f16[200003,3] dim=0 mask reverse",
-      "max f64[100001,3] dim=0 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
-      "logsumexp f32[4,100000,3] dim=1",   "sum i32[300001,2] dim=0 reverse",
-      "prod bf16[150001,16] dim=0",        "sum u8[500000,1] dim=0 strides=[7,1]",
-      "max u8[100000,16] dim=0 reverse exclusive", "sum f32[200001,4] dim=0 mask exclusive",
+      "sum f32[2,300001,2] dim=1",           "sum f16[2,200003,3] dim=1 mask reverse",
+      "max f64[2,100001,3] dim=1 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
+      "logsumexp f32[4,100000,3] dim=1",     "sum i32[3,300001,2] dim=1 reverse",
+      "prod bf16[150001,16] dim=0",          "sum u8[500000,1] dim=0 strides=[7,1]",
+      "max u8[100000,16] dim=0 reverse exclusive", "sum f32[2,200001,4] dim=1 mask exclusive",
       "sum f32[100000,16] dim=0 mask reverse",  "logsumexp f32[60000,16] dim=0 exclusive",
       "sum f64[80000,8] dim=0",                 "sum u8[200000,8] dim=0 mask",
   };
@@ -549,6 +550,14 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "sum bf16[300000,2] dim=0 mask reverse", "prod f16[70000,3] dim=0 exclusive",
       "sum bf16[150000,8] dim=0 mask reverse exclusive", "max i16[120000,5] dim=0 reverse",
       "sum f16[200000,6] dim=0 exclusive",    "min f16[100000,7] dim=0 mask",
+      // One group of any length: the input's, mask's and output's last
+      // partial 16-byte word copied apart (items of 3, 5 and 7 lanes
+      // straddle words; the last tile of bf16[204801,2] is one item).
+      "sum f32[300001,2] dim=0",              "max f16[200003,4] dim=0 reverse",
+      "sum f32[100001,3] dim=0 mask exclusive", "prod bf16[150001,7] dim=0 mask reverse",
+      "min i16[70001,5] dim=0 exclusive",     "sum f64[100001,2] dim=0 mask reverse exclusive",
+      "sum u8[500001,2] dim=0 mask",          "sum bf16[204801,2] dim=0 mask",
+      "max f32[100003,4] dim=0 mask reverse",
   };
   int laneThreadPlans = 0;
   for (const std::string &s : specs) {
