@@ -96,14 +96,15 @@ bool spanPlan(const ScanSpec &spec, const KernelPlan &plan) {
 // GridPipeline in grid_pipeline.cuh (the kernel asserts its size fits): a
 // stage holds a tile of input, later of output, and of mask (shifted by up
 // to 15 bytes in an edges plan, with a word to spare). A tile of packed
-// narrow columns holds its items' lanes.
+// narrow columns holds its items' lanes (off the grid: two words more).
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
   const int64_t tile = int64_t(plan.threads) * plan.items * (plan.laneThreads ? 1 : std::max(1, plan.packedLanes));
   if (spanPlan(spec, plan)) {
     const GeometryDim &scan = plan.geometry.scan; // SpanPipeline's dense spans
     return tile * scan.in * dtypeSize(spec.in) + 32 + (spec.mask ? tile * scan.mask + 32 : 16);
   }
-  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) +
+  const bool shifted = plan.edges && plan.packedLanes > 1; // (TilePipeline's kShifted: two words more each)
+  return tile * std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (shifted ? 32 : 0) +
          (spec.mask ? tile + (plan.edges ? 32 : 0) : 16);
 }
 
@@ -185,7 +186,7 @@ int64_t lookbackTileItems(const KernelPlan &plan) {
 // start anywhere in a word. Mirrors lookback_tiles_per_row() in
 // templates/scanjit/lookback_scan.cuh.
 int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan) {
-  const bool onGrid = plan.edges && !spanPlan(spec, plan);
+  const bool onGrid = plan.edges && !spanPlan(spec, plan) && plan.packedLanes <= 1;
   return ceilDiv(plan.geometry.scan.size + (onGrid ? 16 / dtypeSize(spec.in) - 1 : 0), lookbackTileItems(plan));
 }
 
@@ -349,7 +350,8 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
   const bool smallTile = smallRegisterTile(spec, plan.laneThreads ? plan.items : plan.items * lanes);
-  plan.edges = contiguousRows && lanes == 1 && !rowsOnTheGrid(spec, tuning, plan);
+  // (Packed lanes from pointers off the grid: their stages shifted.)
+  plan.edges = contiguousRows && (lanes == 1 ? !rowsOnTheGrid(spec, tuning, plan) : bool(tuning.offGrid));
   // (Edges plans need more registers than the lean plan's 40.)
   // (Packed lanes' windows and published values are `lanes` times wider:
   // 12-32 spills in the lean plan's 40 registers.)
@@ -628,7 +630,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   const int64_t rows = plan.geometry.numLines();
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;
-  const int64_t packed = arch.bulkCopy && !tuning.offGrid ? packedLanes(spec, plan.geometry) : 0;
+  const int64_t packed = arch.bulkCopy ? packedLanes(spec, plan.geometry) : 0;
   if (packed > 1) {
     const int unpackedThreads = threads, unpackedItems = items; // (the unpacked plan's, if this one fails)
     // One row of packed rows: the look-back's pipelined tiles in a row's

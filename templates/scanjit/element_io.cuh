@@ -27,30 +27,6 @@ __device__ __forceinline__ Acc lift_masked(bool in_tile, In raw, u8 keep) {
   return in_tile && keep != 0 ? Convert<In>::template load<Acc>(raw) : Op::identity();
 }
 
-// kItems bytes of shared memory at any byte address: the 4-byte words that
-// cover them, shifted into place. The caller's stage has room for the word
-// after its last byte.
-template <int kItems> __device__ __forceinline__ void load_shared_bytes(const u8 *p, u8 (&v)[kItems]) {
-  if constexpr (kItems % 4 != 0) {
-#pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      v[j] = p[j];
-  } else {
-    const u64 a = reinterpret_cast<u64>(p);
-    const unsigned *w = reinterpret_cast<const unsigned *>(a & ~u64(3));
-    const unsigned bits = unsigned(a & 3) * 8;
-    unsigned word[kItems / 4];
-    unsigned lo = w[0];
-#pragma unroll
-    for (int i = 0; i < kItems / 4; ++i) {
-      const unsigned hi = w[i + 1];
-      word[i] = __funnelshift_r(lo, hi, bits);
-      lo = hi;
-    }
-    memcpy(v, word, sizeof(word));
-  }
-}
-
 template <class T, int N, long long kStride, class Index>
 __device__ __forceinline__ void load_run(const T *p, Index valid, T (&v)[N]) {
   if (kStride == 1 && valid >= N && VectorAccess<T, N>::is_aligned(p)) {

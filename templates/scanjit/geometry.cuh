@@ -92,7 +92,8 @@ __device__ __forceinline__ Offsets<Index> line_offsets(Index line) {
 // lines; strides are never negative): bulk copies of whole words stop
 // there, since a tensor's last word may end its allocation, and the
 // issuing thread copies the elements past it itself (copy_run_as_words).
-template <class P> struct TensorLastWords {
+// (MaskItem: a mask element's type, a packed item's lanes for PackedLanes.)
+template <class P, class MaskItem = u8> struct TensorLastWords {
   u64 in, mask;
   __device__ __forceinline__ TensorLastWords(const typename P::In *in_, const u8 *mask_, long long lines) {
     const long long in_span =
@@ -100,7 +101,7 @@ template <class P> struct TensorLastWords {
     const long long mask_span =
         (P::kLength - 1) * P::Scan::kMask + (P::Inner::kSize - 1) * P::Inner::kMask + P::Lines::mask_span(lines);
     in = reinterpret_cast<u64>(in_ + in_span + 1) & ~u64(15);
-    mask = reinterpret_cast<u64>(mask_ + mask_span + 1) & ~u64(15);
+    mask = reinterpret_cast<u64>(reinterpret_cast<const MaskItem *>(mask_) + mask_span + 1) & ~u64(15);
   }
 };
 

@@ -159,7 +159,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct GridPip
     u8 keep[kItems];
     VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
     if (P::kMask)
-      load_shared_bytes<kItems>(mask[s] + shift + first, keep);
+      load_shared_unaligned(mask[s] + shift + first, keep);
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const bool use = (kWhole || (first + j >= t.lo && first + j < t.hi)) && (!P::kMask || keep[j] != 0);

@@ -52,8 +52,8 @@ template <class PP, int kThreads, int kItems> struct LaneThreadAgent {
   // tile's packed items) lift to the identity.
   template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Acc (&x)[kItems]) const {
     typedef typename P::In In;
-    const In *in = reinterpret_cast<const In *>(pipe.in[s]);
-    const u8 *keep = reinterpret_cast<const u8 *>(pipe.mask[s]);
+    const In *in = reinterpret_cast<const In *>(pipe.in_at(s));
+    const u8 *keep = reinterpret_cast<const u8 *>(pipe.mask_at(s));
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const In raw = in[element(j)];

@@ -14,12 +14,13 @@ template <class P, class Plan> struct FixedLookbackTiles {
 };
 
 // Narrow columns the planner packed (packed_lanes=C in the plan): one row
-// of their rows (packed_lanes.cuh), through the pipelined kernel.
+// of their rows (packed_lanes.cuh), through the pipelined kernel (edges=1:
+// its stages shifted, for pointers off the 16-byte grid).
 template <class P, class Plan> struct ScanPacked {
   static constexpr bool value = Plan::kPackedLanes > 1;
   static_assert(!value || (ScanLanes<P>::value && ScanLanes<P>::kLanes == Plan::kPackedLanes && Plan::kStages > 0),
                 "packed lanes are the narrow columns' own, with stages");
-  static_assert(!Plan::kLaneThreads || (value && !Plan::kHeldShares && !Plan::kEdges),
+  static_assert(!Plan::kLaneThreads || (value && !Plan::kHeldShares),
                 "a thread a lane: packed lanes through the pipelined kernel");
 };
 
@@ -41,7 +42,7 @@ __device__ __forceinline__ void lookback_scan_unpacked(const void *in_, const u8
     lookback_scan_held_shares<P, Plan>(in, mask, out, ws, sh, tiles);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && SpanStaged<P>::value)
     lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles);
-  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges)
+  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY && Plan::kEdges && Plan::kPackedLanes <= 1)
     lookback_scan_grid<P, Plan>(in, mask, out, ws, sh, tiles);
   else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
     lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles);

@@ -48,7 +48,7 @@ template <class Plan> __host__ __device__ constexpr long long lookback_tile_item
 // tile in scan order is then empty; the planner's gridTilesPerRow). Dense
 // spans (edges too) are staged wherever their tiles start.
 template <class P, class Plan> __host__ __device__ constexpr long long lookback_tiles_per_row() {
-  constexpr bool kOnGrid = Plan::kEdges && !SpanStaged<P>::value;
+  constexpr bool kOnGrid = Plan::kEdges && !SpanStaged<P>::value && Plan::kPackedLanes <= 1;
   return (P::kLength + (kOnGrid ? 16 / (long long)sizeof(typename P::In) - 1 : 0) + lookback_tile_items<Plan>() - 1) /
          lookback_tile_items<Plan>();
 }
@@ -438,7 +438,8 @@ __device__ __forceinline__ void lookback_store_tile(Pipe &pipe, int stage, typen
 template <class P, class Plan>
 using LookbackStages =
     typename Select<SpanStaged<P>::value, SpanPipeline<P, Plan::kStages, Plan::kThreads * Plan::kItems, Plan::kEvictFirst>,
-                    TilePipeline<P, Plan::kStages, int(lookback_tile_items<Plan>()), Plan::kEvictFirst>>::type;
+                    TilePipeline<P, Plan::kStages, int(lookback_tile_items<Plan>()), Plan::kEvictFirst, 1,
+                                 (Plan::kEdges && Plan::kPackedLanes > 1)>>::type;
 
 // The pipelined look-back's tile rung: the look-back's agent over each
 // thread's items, loaded from and stored through the stages ...
@@ -521,6 +522,9 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       pipe.issue(stage, id, in + at.o.in + at.start, masks + at.o.mask + at.start, at.elems());
   };
   pipe.init();
+  if constexpr (Pipe::kShiftedStages)
+    if (threadIdx.x == 0)
+      pipe.init_shifted(in, mask, tiles / lookback_tiles_per_row<P, Plan>());
   next_ticket = ws.begin(sh.tag);
   if (threadIdx.x == 0) {
     for (int stage = 0; stage < S; ++stage)

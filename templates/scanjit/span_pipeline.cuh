@@ -45,6 +45,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct SpanPip
   static constexpr int kInBytes = kTileElems * kIn * int(sizeof(In)) + 32;
   static constexpr int kMaskBytes = P::kMask ? kTileElems * kMask + 32 : 16;
   static constexpr bool kCanStageOutput = false;
+  static constexpr bool kShiftedStages = false; // (spans start anywhere: their own way)
 
   alignas(128) unsigned char in[kStages][kInBytes];
   alignas(16) unsigned char mask[kStages][kMaskBytes];
@@ -109,7 +110,7 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct SpanPip
     u8 keep[kItems];
     if constexpr (P::kMask) {
       if constexpr (kMask == 1) {
-        load_shared_bytes<kItems>(mask[s] + lead[s][1] + first, keep);
+        load_shared_unaligned(mask[s] + lead[s][1] + first, keep);
       } else {
         VectorAccess<u8, kItems>::load_shared(pick<u8, kMask, kItems>(mask[s], lead[s][1], warp_first) + lane_first,
                                               keep);

@@ -16,6 +16,7 @@
 
 #include "scanjit/bulk_copy.cuh"
 #include "scanjit/element_io.cuh"
+#include "scanjit/geometry.cuh"
 
 namespace scanjit {
 
@@ -52,8 +53,13 @@ template <int kStages> struct StageRing {
 // kEvictFirst: the bulk copies carry the evict-first L2 policy (the plan's
 // choice: it helped the look-back and slowed block-per-row scans on H200).
 // kChunkRows: rows a block walks as one flat run of tiles (the segmented
-// family's chunks of contiguous rows; 1: a row alone).
-template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChunkRows = 1> struct TilePipeline {
+// family's chunks of contiguous rows; 1: a row alone). kShifted: tiles that
+// start anywhere in a word (packed lanes from a pointer off the 16-byte
+// grid, whose items do not tile words): each stage receives the whole
+// words holding its tile, which starts `shift` bytes into the stage
+// (in_at, mask_at), and is read element by element.
+template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChunkRows = 1, bool kShifted = false>
+struct TilePipeline {
   typedef typename P::In In;
   typedef typename MaskItemOf<P>::type MaskItem;
   // Rows off the 16-byte grid in chunks that are whole words (the planner
@@ -70,9 +76,50 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
       kTileElems * int(sizeof(In) > sizeof(typename P::Out) ? sizeof(In) : sizeof(typename P::Out));
   static constexpr int kMaskBytes = P::kMask ? kTileElems * int(sizeof(MaskItem)) : 16;
 
-  alignas(128) unsigned char in[kStages][kInBytes];
-  alignas(16) unsigned char mask[kStages][kMaskBytes];
+  // (A shifted tile's words: one more, and one to spare for the word
+  // load_shared_unaligned reads past it.)
+  static constexpr int kPad = kShifted ? 32 : 0;
+
+  alignas(128) unsigned char in[kStages][kInBytes + kPad];
+  alignas(16) unsigned char mask[kStages][kMaskBytes + (P::kMask ? kPad : 0)];
   StageRing<kStages> ring; // (after the stages: their offsets stay small constants)
+  // kShifted: where every tile lies in its stage (the input's and the
+  // mask's pointers' place in a word: their tiles are whole words apart),
+  // and the start of each tensor's last word, which is not bulk-copied;
+  // set by thread 0 before the block's first barrier (init_shifted), and
+  // read from here rather than held in registers across the loop (16-44
+  // spills).
+  struct Shifts {
+    unsigned in, mask;
+    u64 in_last_word, mask_last_word;
+  };
+  struct NoShifts {};
+  static constexpr bool kShiftedStages = kShifted;
+  typename Select<kShifted, Shifts, NoShifts>::type shifts;
+
+  // Thread 0, before the block's first barrier: the tensors `in0` and
+  // `mask0` of `lines` lines.
+  __device__ __forceinline__ void init_shifted(const In *in0, const u8 *mask0, long long lines) {
+    const TensorLastWords<P, MaskItem> last(in0, mask0, lines);
+    shifts.in = unsigned(reinterpret_cast<u64>(in0)) & 15u;
+    shifts.mask = unsigned(reinterpret_cast<u64>(mask0)) & 15u;
+    shifts.in_last_word = last.in;
+    shifts.mask_last_word = last.mask;
+  }
+
+  // Stage `s`'s tile of input / of mask (past its wait).
+  __device__ __forceinline__ const unsigned char *in_at(int s) const {
+    if constexpr (kShifted)
+      return in[s] + shifts.in;
+    else
+      return in[s];
+  }
+  __device__ __forceinline__ const unsigned char *mask_at(int s) const {
+    if constexpr (kShifted)
+      return mask[s] + shifts.mask;
+    else
+      return mask[s];
+  }
 
   __device__ __forceinline__ void init() { ring.init(); }
   __device__ __forceinline__ void issue_end(int s) { ring.issue_end(s); }
@@ -82,6 +129,10 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
   // mask from `src_mask`) for work item `work`.
   __device__ __forceinline__ void issue(int s, long long work, const In *src_in, const MaskItem *src_mask, int count) {
     ring.item[s] = work;
+    if constexpr (kShifted) {
+      issue_shifted(s, src_in, src_mask, count);
+      return;
+    }
     unsigned in_bytes = unsigned(count) * unsigned(sizeof(In));
     unsigned mask_bytes = P::kMask ? unsigned(count) * unsigned(sizeof(MaskItem)) : 0u;
     if constexpr (kRaggedEnd) { // (before the arrival, which publishes them)
@@ -96,6 +147,39 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
       bulk_copy_to_shared<kEvictFirst>(in[s], src_in, in_bytes, &ring.full[s]);
     if (P::kMask && (!kRaggedEnd || mask_bytes > 0))
       bulk_copy_to_shared<kEvictFirst>(mask[s], src_mask, mask_bytes, &ring.full[s]);
+  }
+
+  // kShifted: the whole words holding the tile, up to the tensor's last
+  // word, whose bytes in the tile this thread copies.
+  __device__ __forceinline__ void issue_shifted(int s, const In *src_in, const MaskItem *src_mask, int count) {
+    const unsigned char *in_word = reinterpret_cast<const unsigned char *>(src_in) - shifts.in;
+    const unsigned char *mask_word = reinterpret_cast<const unsigned char *>(src_mask) - shifts.mask;
+    const unsigned in_bytes =
+        copy_past_words(in[s], in_word, shifts.in + unsigned(count) * unsigned(sizeof(In)), shifts.in_last_word);
+    const unsigned mask_bytes =
+        P::kMask ? copy_past_words(mask[s], mask_word, shifts.mask + unsigned(count) * unsigned(sizeof(MaskItem)),
+                                   shifts.mask_last_word)
+                 : 0u;
+    mbarrier_arrive_expect_tx(&ring.full[s], in_bytes + mask_bytes);
+    if (in_bytes > 0)
+      bulk_copy_to_shared<kEvictFirst>(in[s], in_word, in_bytes, &ring.full[s]);
+    if (P::kMask && mask_bytes > 0)
+      bulk_copy_to_shared<kEvictFirst>(mask[s], mask_word, mask_bytes, &ring.full[s]);
+  }
+  // The bytes of the whole words of a run of `bytes` bytes from the word
+  // at `word`, to be bulk-copied into `dst`, up to `last_word` (the
+  // tensor's last word); the run's bytes from there on (fewer than 16)
+  // copied here. (Bytes before a tile in its first word lie in the
+  // tensor's allocation, which starts on a word: reading them is safe.)
+  static __device__ __forceinline__ unsigned copy_past_words(unsigned char *dst, const unsigned char *word,
+                                                             unsigned bytes, u64 last_word) {
+    unsigned bulk = (bytes + 15u) & ~15u;
+    if (reinterpret_cast<u64>(word) + bulk > last_word) { // the tensor's last tile only
+      const u64 at = reinterpret_cast<u64>(word);
+      bulk = last_word > at ? unsigned(last_word - at) : 0u;
+      copy_pieces(dst + bulk, word + bulk, bytes - bulk);
+    }
+    return bulk;
   }
 
   // Thread 0, issuing: the bytes of a run of `count` elements from `src`
@@ -135,9 +219,15 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChu
   __device__ __forceinline__ void load_lifted(int s, int first, int valid, typename P::Acc (&x)[kItems]) const {
     In raw[kItems];
     MaskItem keep[kItems];
-    VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
-    if (P::kMask)
-      VectorAccess<MaskItem, kItems>::load_shared(reinterpret_cast<const MaskItem *>(mask[s]) + first, keep);
+    if constexpr (kShifted) { // (aligned to the elements only)
+      load_shared_unaligned(in_at(s) + first * int(sizeof(In)), raw);
+      if (P::kMask)
+        load_shared_unaligned(mask_at(s) + first * int(sizeof(MaskItem)), keep);
+    } else {
+      VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
+      if (P::kMask)
+        VectorAccess<MaskItem, kItems>::load_shared(reinterpret_cast<const MaskItem *>(mask[s]) + first, keep);
+    }
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const bool in_tile = kFull || first + j < valid;

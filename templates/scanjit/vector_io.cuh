@@ -55,4 +55,32 @@ template <class T, int N> struct VectorAccess {
   }
 };
 
+// N elements of T from shared `p`, aligned to T only (a stage whose tiles
+// start anywhere in a word: mask bytes of the grid and span pipelines,
+// packed items of a shifted TilePipeline): where T is narrower than a word
+// and N of them fill whole words, as words, each funneled from the two
+// aligned words that hold it (half the loads of 2-byte elements, a quarter
+// of bytes'; the caller's stage has room for the word after the last);
+// else element by element.
+template <class T, int N> __device__ __forceinline__ void load_shared_unaligned(const unsigned char *p, T (&v)[N]) {
+  constexpr int kBytes = N * int(sizeof(T));
+  if constexpr (alignof(T) < 4 && kBytes % 4 == 0) {
+    const unsigned *w = reinterpret_cast<const unsigned *>(reinterpret_cast<u64>(p) & ~u64(3));
+    const unsigned bits = unsigned(reinterpret_cast<u64>(p) & 3u) * 8u; // (the same in every thread)
+    unsigned words[kBytes / 4];
+    unsigned low = w[0];
+#pragma unroll
+    for (int k = 0; k < kBytes / 4; ++k) {
+      const unsigned high = w[k + 1];
+      words[k] = __funnelshift_r(low, high, bits);
+      low = high;
+    }
+    memcpy(v, words, kBytes);
+  } else {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      v[j] = reinterpret_cast<const T *>(p)[j];
+  }
+}
+
 } // namespace scanjit

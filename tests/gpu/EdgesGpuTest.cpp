@@ -528,9 +528,10 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   // Narrow columns on the 16-byte grid, masked or not, of a cheap combine: one
   // row of packed rows through the pipelined look-back (packed_lanes.cuh),
   // every dtype's lanes, both directions, batches around the group, row
-  // counts that end inside a tile, an input a few elements in (the spec's
-  // off-grid plan: the columns unpacked) and an output a few elements in
-  // (its results stored directly).
+  // counts that end inside a tile, an input and a mask a few elements in
+  // (the spec's off-grid plan: the stages shifted, each tile read from its
+  // place in its first word, apart from the output's) and an output a few
+  // elements in (its results stored through the lanes).
   const std::vector<std::string> specs = {
       "sum f32[300000,2] dim=0",           "sum f32[1048576,2] dim=0 reverse exclusive",
       "max f64[100001,2] dim=0 exclusive", "sum f32[4,100000,3] dim=1",
@@ -570,7 +571,7 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   }
   EXPECT_GT(laneThreadPlans, 0) << "both ways of scanning packed lanes";
   EXPECT_LT(laneThreadPlans, int(specs.size())) << "both ways of scanning packed lanes";
-  expectCasesPass(specs, {offsets(1, 0, 0), offsets(0, 0, 3)});
+  expectCasesPass(specs, {offsets(1, 0, 0), offsets(0, 0, 3), offsets(3, 1, 1)});
 }
 
 TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {

@@ -1149,8 +1149,9 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
 // launch whose input or mask pointer is): no plan counts on bulk copies
 // from them. Staged plans become edges plans of their family (but the
 // segmented family's rows of other widths than 2 bytes, which take
-// registers), and narrow columns are not packed; plans without stages are
-// unchanged.
+// registers), packed narrow columns among them (their stages shifted: each
+// tile read from its place in its first word, with no spare tile a row);
+// plans without stages are unchanged.
 TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
   const PlanTuning offGrid = *parsePlanTuning("off_grid=1");
   EXPECT_EQ(offGrid.toString(), "off_grid=1");
@@ -1164,9 +1165,16 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
     EXPECT_TRUE(off.edges) << text;
     EXPECT_NE(off.toString(), onGrid.toString()) << text;
   }
-  KernelPlan packed = planKernel(mustParse("sum f32[1048576,3] dim=0"), offGrid);
-  EXPECT_EQ(packed.packedLanes, 0);
-  EXPECT_EQ(packed.stages, 0);
+  for (const char *text : {"sum f32[8388608,2] dim=0", "min bf16[4194304,4] dim=0 reverse", "sum f16[8388607,4] dim=0 mask",
+                           "sum f32[1048576,3] dim=0"}) {
+    KernelPlan onGrid = plan(text), shifted = planKernel(mustParse(text), offGrid);
+    EXPECT_EQ(shifted.packedLanes, onGrid.packedLanes) << text;
+    EXPECT_GT(shifted.stages, 0) << text;
+    EXPECT_TRUE(shifted.edges) << text;
+    EXPECT_FALSE(onGrid.edges) << text;
+    EXPECT_EQ(shifted.workspaceBytes, onGrid.workspaceBytes) << text;
+    EXPECT_GT(shifted.sharedBytes, onGrid.sharedBytes) << text; // (a word more a stage)
+  }
   EXPECT_EQ(planKernel(mustParse("logsumexp f32[16384,1000] dim=1"), offGrid).toString(),
             plan("logsumexp f32[16384,1000] dim=1").toString()); // no stages: nothing to change
   const KernelPlan segmented = planKernel(mustParse("sum f32[16384,1024] dim=1"), offGrid);
