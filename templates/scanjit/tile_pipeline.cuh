@@ -76,8 +76,8 @@ struct TilePipeline {
       kTileElems * int(sizeof(In) > sizeof(typename P::Out) ? sizeof(In) : sizeof(typename P::Out));
   static constexpr int kMaskBytes = P::kMask ? kTileElems * int(sizeof(MaskItem)) : 16;
 
-  // (A shifted tile's words: one more, and one to spare for the word
-  // load_shared_unaligned reads past it.)
+  // (A shifted tile's words: one more, and one to spare for the 16 bytes
+  // load_shared_shifted reads past it.)
   static constexpr int kPad = kShifted ? 32 : 0;
 
   alignas(128) unsigned char in[kStages][kInBytes + kPad];
@@ -220,9 +220,9 @@ struct TilePipeline {
     In raw[kItems];
     MaskItem keep[kItems];
     if constexpr (kShifted) { // (aligned to the elements only)
-      load_shared_unaligned(in_at(s) + first * int(sizeof(In)), raw);
+      load_shared_shifted(in_at(s) + first * int(sizeof(In)), raw);
       if (P::kMask)
-        load_shared_unaligned(mask_at(s) + first * int(sizeof(MaskItem)), keep);
+        load_shared_shifted(mask_at(s) + first * int(sizeof(MaskItem)), keep);
     } else {
       VectorAccess<In, kItems>::load_shared(reinterpret_cast<const In *>(in[s]) + first, raw);
       if (P::kMask)

@@ -83,4 +83,53 @@ template <class T, int N> __device__ __forceinline__ void load_shared_unaligned(
   }
 }
 
+// As load_shared_unaligned, from a stage with room for 16 bytes past the
+// last element (a shifted TilePipeline's): 16-byte loads of the aligned
+// words that cover the elements, then each word funneled from two of them.
+// Which two depends on the elements' word in their 16 bytes, the same in
+// every thread of a tile (its start plus a thread's whole vectors): each of
+// the four cases has its own copy of the code, with no selects. (2-byte
+// items a thread: a quarter of the loads of word by word.)
+template <int kWord, class T, int N>
+__device__ __forceinline__ void load_shared_funneled(const uint4 *base, unsigned bits, T (&v)[N]) {
+  constexpr int kWords = N * int(sizeof(T)) / 4;
+  constexpr int kVectors = (kWord + kWords + 1 + 3) / 4;
+  unsigned w[4 * kVectors];
+#pragma unroll
+  for (int i = 0; i < kVectors; ++i) {
+    const uint4 x = base[i];
+    w[4 * i] = x.x;
+    w[4 * i + 1] = x.y;
+    w[4 * i + 2] = x.z;
+    w[4 * i + 3] = x.w;
+  }
+  unsigned words[kWords];
+#pragma unroll
+  for (int k = 0; k < kWords; ++k)
+    words[k] = __funnelshift_r(w[kWord + k], w[kWord + k + 1], bits);
+  memcpy(v, words, sizeof(words));
+}
+template <class T, int N> __device__ __forceinline__ void load_shared_shifted(const unsigned char *p, T (&v)[N]) {
+  if constexpr (alignof(T) < 4 && (N * sizeof(T)) % 4 == 0) {
+    const u64 a = reinterpret_cast<u64>(p);
+    const uint4 *base = reinterpret_cast<const uint4 *>(a & ~u64(15));
+    const unsigned bits = unsigned(a & 3) * 8u;
+    switch (unsigned(a >> 2) & 3u) {
+    case 0:
+      load_shared_funneled<0>(base, bits, v);
+      break;
+    case 1:
+      load_shared_funneled<1>(base, bits, v);
+      break;
+    case 2:
+      load_shared_funneled<2>(base, bits, v);
+      break;
+    default:
+      load_shared_funneled<3>(base, bits, v);
+    }
+  } else {
+    load_shared_unaligned(p, v);
+  }
+}
+
 } // namespace scanjit
