@@ -116,6 +116,17 @@ bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelP
   return !tuning.offGrid && bulkRun(spec, plan.geometry.scan.size) && bulkLines(spec, plan.geometry.lines);
 }
 
+// Packed lanes (packedLanes) whose tiles start on the 16-byte grid where
+// the pointers do: the group's other line strides are whole words, and its
+// rows are, unless the group is alone (only its end then lies inside a
+// word, which the pipeline's ragged end copies: TilePipeline::kRaggedEnd).
+// Others take shifted stages (edges=1), as pointers off the grid do.
+bool packedOnTheGrid(const ScanSpec &spec, const ScanGeometry &g, int64_t lanes) {
+  const bool oneGroup = g.lines.size() == 1;
+  return (oneGroup || bulkRun(spec, g.scan.size * lanes)) &&
+         std::all_of(g.lines.begin(), g.lines.end() - 1, [&](const GeometryDim &d) { return bulkStrides(spec, d); });
+}
+
 // The fewest contiguous rows of length L whose input, mask and output are
 // each whole 16-byte words (a power of two, at most 16).
 int64_t rowsFillingWholeWords(const ScanSpec &spec, int64_t L) {
@@ -350,8 +361,9 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
   const bool smallTile = smallRegisterTile(spec, plan.laneThreads ? plan.items : plan.items * lanes);
-  // (Packed lanes from pointers off the grid: their stages shifted.)
-  plan.edges = contiguousRows && (lanes == 1 ? !rowsOnTheGrid(spec, tuning, plan) : bool(tuning.offGrid));
+  // (Packed lanes off the grid: their stages shifted.)
+  plan.edges = contiguousRows && (lanes == 1 ? !rowsOnTheGrid(spec, tuning, plan)
+                                             : tuning.offGrid || !packedOnTheGrid(spec, plan.geometry, lanes));
   // (Edges plans need more registers than the lean plan's 40.)
   // (Packed lanes' windows and published values are `lanes` times wider:
   // 12-32 spills in the lean plan's 40 registers.)
@@ -548,23 +560,17 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
 
 // Narrow columns the look-back scans as one row of their rows
 // (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine, a
-// group's values within kMaxPackedBytes, and its rows (input and mask) and
-// every other line stride on the 16-byte grid in whole groups, so the
-// pipelined look-back bulk-copies them. One group alone (no other line)
-// packs whatever its length: only its end may lie inside a word, which the
-// pipeline's ragged end copies (TilePipeline::kRaggedEnd). The group's
-// size, else 0.
+// group's values within kMaxPackedBytes, and every other line stride in
+// whole groups, so the pipelined look-back bulk-copies them (the tiles of
+// lines off the 16-byte grid through shifted stages: packedOnTheGrid). The
+// group's size, else 0.
 int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
   if (c <= 1 || spec.op == ScanOp::LogSumExp ||
       c * dtypeSize(accumulatorType(spec.op, spec.in)) > policy::ColumnPolicy::kMaxPackedBytes)
     return 0;
-  auto packs = [&](const GeometryDim &d) {
-    return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0) && bulkStrides(spec, d);
-  };
-  const bool oneGroup = g.lines.size() == 1;
-  const bool grid = (oneGroup || bulkRun(spec, g.scan.size * c)) && std::all_of(g.lines.begin(), g.lines.end() - 1, packs);
-  return grid ? c : 0;
+  auto packs = [&](const GeometryDim &d) { return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0); };
+  return std::all_of(g.lines.begin(), g.lines.end() - 1, packs) ? c : 0;
 }
 
 // 2-byte elements in 4-byte accumulators, which packed lanes give smaller

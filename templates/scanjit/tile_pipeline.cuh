@@ -55,9 +55,9 @@ template <int kStages> struct StageRing {
 // kChunkRows: rows a block walks as one flat run of tiles (the segmented
 // family's chunks of contiguous rows; 1: a row alone). kShifted: tiles that
 // start anywhere in a word (packed lanes from a pointer off the 16-byte
-// grid, whose items do not tile words): each stage receives the whole
-// words holding its tile, which starts `shift` bytes into the stage
-// (in_at, mask_at), and is read element by element.
+// grid, or in lines whose strides are not whole words; their items need
+// not tile words): each stage receives the whole words holding its tile,
+// which starts where the tile does in its first word (in_at, mask_at).
 template <class P, int kStages, int kTileElems, bool kEvictFirst, long long kChunkRows = 1, bool kShifted = false>
 struct TilePipeline {
   typedef typename P::In In;
@@ -83,14 +83,14 @@ struct TilePipeline {
   alignas(128) unsigned char in[kStages][kInBytes + kPad];
   alignas(16) unsigned char mask[kStages][kMaskBytes + (P::kMask ? kPad : 0)];
   StageRing<kStages> ring; // (after the stages: their offsets stay small constants)
-  // kShifted: where every tile lies in its stage (the input's and the
-  // mask's pointers' place in a word: their tiles are whole words apart),
-  // and the start of each tensor's last word, which is not bulk-copied;
-  // set by thread 0 before the block's first barrier (init_shifted), and
-  // read from here rather than held in registers across the loop (16-44
-  // spills).
+  // kShifted: where each stage's tile lies in it (its input's and mask's
+  // place in their first words, set by the issuer as the stage's work item
+  // is), and the start of each tensor's last word, which is not
+  // bulk-copied: set by thread 0 before the block's first barrier
+  // (init_shifted), and read from here rather than held in registers
+  // across the loop (16-44 spills).
   struct Shifts {
-    unsigned in, mask;
+    unsigned char in[kStages], mask[kStages];
     u64 in_last_word, mask_last_word;
   };
   struct NoShifts {};
@@ -101,8 +101,6 @@ struct TilePipeline {
   // `mask0` of `lines` lines.
   __device__ __forceinline__ void init_shifted(const In *in0, const u8 *mask0, long long lines) {
     const TensorLastWords<P, MaskItem> last(in0, mask0, lines);
-    shifts.in = unsigned(reinterpret_cast<u64>(in0)) & 15u;
-    shifts.mask = unsigned(reinterpret_cast<u64>(mask0)) & 15u;
     shifts.in_last_word = last.in;
     shifts.mask_last_word = last.mask;
   }
@@ -110,13 +108,13 @@ struct TilePipeline {
   // Stage `s`'s tile of input / of mask (past its wait).
   __device__ __forceinline__ const unsigned char *in_at(int s) const {
     if constexpr (kShifted)
-      return in[s] + shifts.in;
+      return in[s] + shifts.in[s];
     else
       return in[s];
   }
   __device__ __forceinline__ const unsigned char *mask_at(int s) const {
     if constexpr (kShifted)
-      return mask[s] + shifts.mask;
+      return mask[s] + shifts.mask[s];
     else
       return mask[s];
   }
@@ -152,12 +150,16 @@ struct TilePipeline {
   // kShifted: the whole words holding the tile, up to the tensor's last
   // word, whose bytes in the tile this thread copies.
   __device__ __forceinline__ void issue_shifted(int s, const In *src_in, const MaskItem *src_mask, int count) {
-    const unsigned char *in_word = reinterpret_cast<const unsigned char *>(src_in) - shifts.in;
-    const unsigned char *mask_word = reinterpret_cast<const unsigned char *>(src_mask) - shifts.mask;
+    const unsigned in_shift = unsigned(reinterpret_cast<u64>(src_in)) & 15u;
+    const unsigned mask_shift = unsigned(reinterpret_cast<u64>(src_mask)) & 15u;
+    shifts.in[s] = (unsigned char)in_shift;
+    shifts.mask[s] = (unsigned char)mask_shift;
+    const unsigned char *in_word = reinterpret_cast<const unsigned char *>(src_in) - in_shift;
+    const unsigned char *mask_word = reinterpret_cast<const unsigned char *>(src_mask) - mask_shift;
     const unsigned in_bytes =
-        copy_past_words(in[s], in_word, shifts.in + unsigned(count) * unsigned(sizeof(In)), shifts.in_last_word);
+        copy_past_words(in[s], in_word, in_shift + unsigned(count) * unsigned(sizeof(In)), shifts.in_last_word);
     const unsigned mask_bytes =
-        P::kMask ? copy_past_words(mask[s], mask_word, shifts.mask + unsigned(count) * unsigned(sizeof(MaskItem)),
+        P::kMask ? copy_past_words(mask[s], mask_word, mask_shift + unsigned(count) * unsigned(sizeof(MaskItem)),
                                    shifts.mask_last_word)
                  : 0u;
     mbarrier_arrive_expect_tx(&ring.full[s], in_bytes + mask_bytes);
@@ -245,12 +247,13 @@ struct TilePipeline {
   // (A segmented chunk's rows are contiguous: chunks lie whole words apart
   // where the chunk's bytes are whole words.)
   // (One row: only the tensor's last tile may end inside a word, which
-  // store_warp_run finishes.)
+  // store_warp_run finishes. Shifted stages: every tile's output finds its
+  // own place, store_warp_run.)
   static constexpr bool kOneRow = !P::Lines::kRuntimeBatch && P::Lines::count(0) == 1;
   static constexpr bool kOutputFitsStages =
       kChunkRows > 1 ? (kChunkRows * P::kLength * sizeof(typename P::Out)) % 16 == 0
-                     : ((P::kLength * sizeof(typename P::Out)) % 16 == 0 || kOneRow) &&
-                           P::Lines::out_strides_in_words(sizeof(typename P::Out));
+                     : kShifted || (((P::kLength * sizeof(typename P::Out)) % 16 == 0 || kOneRow) &&
+                                    P::Lines::out_strides_in_words(sizeof(typename P::Out)));
   static constexpr bool kCanStageOutput = kStages >= 3 && kOutputFitsStages;
 
   // Output through a stage that has been read: each warp writes its
@@ -282,6 +285,8 @@ struct TilePipeline {
     typedef typename P::Out Out;
     const Out *staged = reinterpret_cast<const Out *>(in[s]);
     const int n = min(kRun, count - first);
+    if constexpr (kShifted) // (lines whose output strides are not whole words: each tile's own place)
+      on_grid = on_grid && (reinterpret_cast<u64>(dst) & 15u) == 0;
     if (on_grid) {
       // (A ragged end's last partial word leaves by lane 0's stores. A warp
       // past the tile's end has none: n <= 0.)

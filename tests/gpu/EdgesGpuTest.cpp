@@ -460,17 +460,17 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   SCANJIT_REQUIRE_GPU();
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
-  // shared memory (lookback_lanes.cuh). No stages, any alignment. (Cheap
-  // combines are packed where a group is alone or its lines lie on the
-  // 16-byte grid: the next test; here they come in lines off it. A view with no
+  // shared memory (lookback_lanes.cuh). No stages, any alignment: costly
+  // combines, and groups of over 32 bytes of accumulators. (Cheap combines
+  // of narrower groups are packed: the next test. A view with no
   // contiguous dim at a stride of 16 bytes or less stages its dense spans:
   // LinesAtAStrideOfTheirOwn.)
   const std::vector<std::string> specs = {
-      "sum f32[2,300001,2] dim=1",           "sum f16[2,200003,3] dim=1 mask reverse",
-      "max f64[2,100001,3] dim=1 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
-      "logsumexp f32[4,100000,3] dim=1",     "sum i32[3,300001,2] dim=1 reverse",
+      "logsumexp f32[300001,2] dim=0 reverse", "sum f64[100001,5] dim=0 mask",
+      "logsumexp f64[2,100001,3] dim=1 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
+      "logsumexp f32[4,100000,3] dim=1",     "sum i32[100001,5] dim=0 reverse",
       "prod bf16[150001,16] dim=0",          "sum u8[500000,1] dim=0 strides=[7,1]",
-      "max u8[100000,16] dim=0 reverse exclusive", "sum f32[2,200001,4] dim=1 mask exclusive",
+      "max u8[100000,16] dim=0 reverse exclusive", "max f64[100001,6] dim=0 mask exclusive",
       "sum f32[100000,16] dim=0 mask reverse",  "logsumexp f32[60000,16] dim=0 exclusive",
       "sum f64[80000,8] dim=0",                 "sum u8[200000,8] dim=0 mask",
   };
@@ -560,18 +560,28 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "sum u8[500001,2] dim=0 mask",          "sum bf16[204801,2] dim=0 mask",
       "max f32[100003,4] dim=0 mask reverse",
   };
+  // Groups in lines whose strides are not whole words: shifted stages (edges).
+  const std::vector<std::string> shifted = {
+      "sum f32[2,300001,2] dim=1",            "sum f16[2,200003,3] dim=1 mask reverse",
+      "max f64[2,100001,3] dim=1 exclusive",  "sum i32[3,300001,2] dim=1 reverse",
+      "sum f32[2,200001,4] dim=1 mask exclusive", "max bf16[3,70001,8] dim=1 mask",
+  };
   int laneThreadPlans = 0;
-  for (const std::string &s : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(s, plan));
-    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
-    EXPECT_GT(plan.stages, 0) << s;
-    EXPECT_FALSE(plan.edges) << s;
-    laneThreadPlans += plan.laneThreads;
-  }
+  for (const auto &[list, edges] : {std::pair(&specs, false), std::pair(&shifted, true)})
+    for (const std::string &s : *list) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(s, plan));
+      EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
+      EXPECT_GT(plan.stages, 0) << s;
+      EXPECT_EQ(plan.edges, edges) << s;
+      EXPECT_GT(plan.packedLanes, 1) << s;
+      laneThreadPlans += plan.laneThreads;
+    }
   EXPECT_GT(laneThreadPlans, 0) << "both ways of scanning packed lanes";
   EXPECT_LT(laneThreadPlans, int(specs.size())) << "both ways of scanning packed lanes";
-  expectCasesPass(specs, {offsets(1, 0, 0), offsets(0, 0, 3), offsets(3, 1, 1)});
+  std::vector<std::string> all = specs;
+  all.insert(all.end(), shifted.begin(), shifted.end());
+  expectCasesPass(all, {offsets(1, 0, 0), offsets(0, 0, 3), offsets(3, 1, 1)});
 }
 
 TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {

@@ -1088,13 +1088,20 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   // i16 sums (in 8-byte accumulators) keep the usual budget.
   EXPECT_EQ(plan("sum i16[4194304,4] dim=0").items, 2);
   // One group alone packs whatever its length (the pipeline copies its
-  // ragged end); groups in lines off the 16-byte grid do not.
+  // ragged end); groups in lines off the 16-byte grid pack into shifted
+  // stages (edges=1: each tile read from its place in its first word).
   for (const char *text : {"sum f32[1048577,2] dim=0", "sum f32[1048574,2] dim=0 mask", "max bf16[2097153,7] dim=0 reverse",
-                           "sum f32[100001,3] dim=0 mask exclusive"})
+                           "sum f32[100001,3] dim=0 mask exclusive"}) {
     EXPECT_GT(plan(text).packedLanes, 1) << text;
-  for (const char *text : {"sum f32[3,1048574,2] dim=1 mask", // mask lines off the 16-byte grid
-                           "logsumexp f32[1048576,2] dim=0",  // a costly combine
-                           "sum f32[3,1048577,2] dim=1",      // lines off the grid
+    EXPECT_FALSE(plan(text).edges) << text;
+  }
+  for (const char *text : {"sum f32[3,1048574,2] dim=1 mask", "sum f32[3,1048577,2] dim=1",
+                           "sum f16[4,200003,3] dim=1 mask reverse"}) {
+    EXPECT_GT(plan(text).packedLanes, 1) << text;
+    EXPECT_TRUE(plan(text).edges) << text;
+  }
+  for (const char *text : {"sum f32[1048576,2] dim=0 strides=[3,1]", // rows not whole groups
+                           "logsumexp f32[1048576,2] dim=0",          // a costly combine
                            "sum f64[1048576,5] dim=0",        // 40 bytes of accumulators
                            "sum f16[1048576,16] dim=0"})      // 64 (f16 sums in f32)
     EXPECT_EQ(plan(text).stages, 0) << text;
@@ -1187,8 +1194,8 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
 TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
-  for (const char *text : {"sum f32[3,1048577,2] dim=1 mask", "sum f16[1048576,16] dim=0 mask", "sum f32[4194304] dim=0 strides=[7]",
-                           "max f64[2,100001,3] dim=1 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
+  for (const char *text : {"logsumexp f32[1048577,2] dim=0 mask", "sum f16[1048576,16] dim=0 mask", "sum f32[4194304] dim=0 strides=[7]",
+                           "logsumexp f64[2,100001,3] dim=1 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
     EXPECT_EQ(p.stages, 0) << text;
@@ -1200,9 +1207,9 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
   EXPECT_EQ(plan("sum f16[8388608] dim=0 strides=[2]").items, 16); // 2-byte elements: 16
   // Narrow columns: a block per tile step of every column (lookback_lanes.cuh),
   // the step's rows in shared memory.
-  KernelPlan two = plan("sum f32[2,1048577,2] dim=1"); // lines off the 16-byte grid: not packed
+  KernelPlan two = planKernel(mustParse("sum f32[1048577,2] dim=0"), {}, Target{80}); // no bulk copies: not packed
   EXPECT_EQ(two.stages, 0);
-  EXPECT_EQ(two.grid, 2 * (1048576 / (512 * 4) + 1));
+  EXPECT_EQ(two.grid, 1048576 / (512 * 4) + 1);
   EXPECT_EQ(two.sharedBytes, 2 * (2048 * 2 * 4) + 16 + 64);
   KernelPlan sixteen = plan("sum f32[1048576,16] dim=0"); // 64-byte rows: 128-thread blocks, 64 KB of rows
   EXPECT_EQ(sixteen.family, KernelFamily::RowLookback);
