@@ -105,6 +105,15 @@ const Case kCases[] = {
     {"cliffs", "sum f32[1048576,2] dim=0"},
     {"cliffs", "sum f32[8388608,2] dim=0"},
     {"cliffs", "sum f32[4194304,4] dim=0"},
+    // Narrow columns off the grid, beside sum f32[8388608,2] and f16[8388608,4]:
+    // an odd count of rows, pointers a few elements in, a batch of odd lines.
+    {"cliffs", "sum f32[8388607,2] dim=0"},
+    {"cliffs", "sum f32[8388608,2] dim=0", 1},
+    {"cliffs", "sum f32[3,2796203,2] dim=1"},
+    {"cliffs", "sum f16[8388608,4] dim=0"},
+    {"cliffs", "sum f16[8388607,4] dim=0 mask"},
+    {"cliffs", "sum f16[8388608,4] dim=0", 3},
+    {"cliffs", "max bf16[2,8388607,2] dim=1 reverse"},
     {"cliffs", "sum f32[4194304] dim=0 strides=[2]"},
     {"cliffs", "sum f16[8388608] dim=0 strides=[2]"},         // x[::2] of 2-byte elements
     {"cliffs", "sum f32[33554432] dim=0 strides=[2]", 1},     // x[::2] of a large tensor, one element in

@@ -581,15 +581,19 @@ bool twoByteInWordAccumulators(const ScanSpec &spec) {
 
 // Blocks of packed lanes: 256 threads for groups of over 16 bytes of
 // accumulators (128 registers a thread for their items and window: f32 x 8
-// in blocks of 512 spilled 164 stores) and for 2-byte elements in 4-byte
+// in blocks of 512 spilled 164 stores), for 2-byte elements in 4-byte
 // accumulators (min bf16 x 4 reverse spilled 8 in blocks of 384), 128 for
-// those in groups of over 16 bytes; else the look-back's.
+// those in groups of over 16 bytes, and for elements of 4 bytes or more
+// (3 lanes of words, as Lanes items: H200, x copy, blocks of 512 then 256,
+// sum f32[5592404,3] 2.28 -> 1.80, max f32[5592405,3] 2.87 -> 1.84, max
+// i32[5592404,3] mask reverse 2.00 -> 1.66; bytes lost, max u8[5592404,3]
+// reverse 3.96 -> 5.1); else the look-back's.
 int packedLanesThreads(const ScanSpec &spec, int64_t lanes, int lookbackThreads) {
   const int64_t groupBytes = lanes * dtypeSize(accumulatorType(spec.op, spec.in));
   if (twoByteInWordAccumulators(spec))
     return groupBytes > policy::ColumnPolicy::kPackedTwoByteMaxGroupBytes ? policy::ColumnPolicy::kPackedTwoByteWideThreads
                                                                           : policy::LookbackPolicy::kLargeTileWideThreads;
-  return groupBytes > 16 ? policy::LookbackPolicy::kLargeTileWideThreads : lookbackThreads;
+  return groupBytes > 16 || dtypeSize(spec.in) >= 4 ? policy::LookbackPolicy::kLargeTileWideThreads : lookbackThreads;
 }
 
 // Items a thread of packed lanes: a tile of about kPackedTileBytes of

@@ -1146,10 +1146,11 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
   EXPECT_EQ(off.toString(), "lane_threads=0");
   EXPECT_TRUE(planKernel(mustParse("sum f16[8388608,4] dim=0"), on).laneThreads);
   EXPECT_FALSE(planKernel(mustParse("sum f32[1048576,3] dim=0"), on).laneThreads); // (never for 3 lanes)
-  KernelPlan lanesItems = planKernel(mustParse("sum f32[8388608,2] dim=0"), off);
+  KernelPlan lanesItems = planKernel(mustParse("sum f32[8388608,2] dim=0"), off); // (words as Lanes items: blocks of 256)
   EXPECT_FALSE(lanesItems.laneThreads);
-  EXPECT_EQ(lanesItems.threads, 512);
-  EXPECT_EQ(lanesItems.items, 4);
+  EXPECT_EQ(lanesItems.threads, 256);
+  EXPECT_EQ(lanesItems.items, 8);
+  EXPECT_EQ(plan("max f32[5592405,3] dim=0").threads, 256);
 }
 
 // Pointers off the 16-byte grid (off_grid=1: what the runtime plans for a
