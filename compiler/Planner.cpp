@@ -223,7 +223,8 @@ bool logSumExpTile(const ScanSpec &spec) { return spec.op == ScanOp::LogSumExp &
 // within their registers (LookbackPolicy).
 void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
   if (logSumExpTile(spec)) {
-    items = pick(tuning.items, policy::LookbackPolicy::kLogSumExpItems);
+    items = pick(tuning.items, dtypeSize(accumulatorType(spec.op, spec.in)) == 8 ? policy::LookbackPolicy::kLogSumExpF64Items
+                                                                                 : policy::LookbackPolicy::kLogSumExpItems);
     threads = pick(tuning.threads, policy::LookbackPolicy::kLogSumExpThreads);
     return;
   }
