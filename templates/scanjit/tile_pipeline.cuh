@@ -9,9 +9,11 @@
 // the strides and lengths, and the runtime launches such a plan only with
 // input and mask pointers on the 16-byte grid (others take the spec's
 // off-grid plan: KernelEntry::offGridEntry in runtime/KernelRegistry.h),
-// so no kernel carries a second, thread-filled path. (The one exception is
-// a segmented chunk's ragged end: the tensor's last partial 16-byte word,
-// which the issuing thread copies, kRaggedEnd below.)
+// so no kernel carries a second, thread-filled path. (The exceptions: the
+// ragged end of a segmented chunk or of a packed group, the tensor's last
+// partial 16-byte word, which the issuing thread copies, kRaggedEnd below;
+// and packed groups' shifted stages, kShifted, which take the whole words
+// holding each tile from any pointer.)
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
