@@ -123,8 +123,7 @@ bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelP
 // Others take shifted stages (edges=1), as pointers off the grid do.
 bool packedOnTheGrid(const ScanSpec &spec, const ScanGeometry &g, int64_t lanes) {
   const bool oneGroup = g.lines.size() == 1;
-  return (oneGroup || bulkRun(spec, g.scan.size * lanes)) &&
-         std::all_of(g.lines.begin(), g.lines.end() - 1, [&](const GeometryDim &d) { return bulkStrides(spec, d); });
+  return (oneGroup || bulkRun(spec, g.scan.size * lanes)) && bulkLines(spec, llvm::ArrayRef<GeometryDim>(g.lines).drop_back());
 }
 
 // The fewest contiguous rows of length L whose input, mask and output are
@@ -559,6 +558,12 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
   return words(elems * dtypeSize(spec.in)) + words(elems * dtypeSize(spec.out)) + words(spec.mask ? elems : 16) + 64;
 }
 
+// The accumulator bytes of a group of `lanes` packed lanes (a look-back's
+// published value).
+int64_t packedGroupBytes(const ScanSpec &spec, int64_t lanes) {
+  return lanes * dtypeSize(accumulatorType(spec.op, spec.in));
+}
+
 // Narrow columns the look-back scans as one row of their rows
 // (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine, a
 // group's values within kMaxPackedBytes, and every other line stride in
@@ -567,8 +572,7 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
 // group's size, else 0.
 int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
-  if (c <= 1 || spec.op == ScanOp::LogSumExp ||
-      c * dtypeSize(accumulatorType(spec.op, spec.in)) > policy::ColumnPolicy::kMaxPackedBytes)
+  if (c <= 1 || spec.op == ScanOp::LogSumExp || packedGroupBytes(spec, c) > policy::ColumnPolicy::kMaxPackedBytes)
     return 0;
   auto packs = [&](const GeometryDim &d) { return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0); };
   return std::all_of(g.lines.begin(), g.lines.end() - 1, packs) ? c : 0;
@@ -590,7 +594,7 @@ bool twoByteInWordAccumulators(const ScanSpec &spec) {
 // i32[5592404,3] mask reverse 2.00 -> 1.66; bytes lost, max u8[5592404,3]
 // reverse 3.96 -> 5.1); else the look-back's.
 int packedLanesThreads(const ScanSpec &spec, int64_t lanes, int lookbackThreads) {
-  const int64_t groupBytes = lanes * dtypeSize(accumulatorType(spec.op, spec.in));
+  const int64_t groupBytes = packedGroupBytes(spec, lanes);
   if (twoByteInWordAccumulators(spec))
     return groupBytes > policy::ColumnPolicy::kPackedTwoByteMaxGroupBytes ? policy::ColumnPolicy::kPackedTwoByteWideThreads
                                                                           : policy::LookbackPolicy::kLargeTileWideThreads;
@@ -605,7 +609,7 @@ int packedLanesThreads(const ScanSpec &spec, int64_t lanes, int lookbackThreads)
 // 1.7, 8 items 4.3; BENCHMARKS.md.)
 int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   const int64_t byTile = policy::ColumnPolicy::kPackedTileBytes / (threads * lanes * dtypeSize(spec.in));
-  const int64_t groupBytes = lanes * dtypeSize(accumulatorType(spec.op, spec.in));
+  const int64_t groupBytes = packedGroupBytes(spec, lanes);
   const int64_t budget = !twoByteInWordAccumulators(spec) ? policy::ColumnPolicy::kPackedAccBytes
                          : groupBytes <= policy::ColumnPolicy::kPackedTwoByteMaxGroupBytes
                              ? policy::ColumnPolicy::kPackedTwoByteAccBytes

@@ -87,9 +87,10 @@ template <class T, int N> __device__ __forceinline__ void load_shared_unaligned(
 // last element (a shifted TilePipeline's): 16-byte loads of the aligned
 // words that cover the elements, then each word funneled from two of them.
 // Which two depends on the elements' word in their 16 bytes, the same in
-// every thread of a tile (its start plus a thread's whole vectors): each of
-// the four cases has its own copy of the code, with no selects. (2-byte
-// items a thread: a quarter of the loads of word by word.)
+// every thread of a tile where a thread's items are whole 16-byte vectors
+// (else the warp takes its threads' cases in turn): each of the four cases
+// has its own copy of the code, with no selects. (2-byte items a thread: a
+// quarter of the loads of word by word.)
 template <int kWord, class T, int N>
 __device__ __forceinline__ void load_shared_funneled(const uint4 *base, unsigned bits, T (&v)[N]) {
   constexpr int kWords = N * int(sizeof(T)) / 4;
