@@ -84,7 +84,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
   if (p.stages > 0)
     os << " aligned=in";
   if (p.packedLanes > 1)
-    os << " packed_lanes=" << p.packedLanes << (p.laneThreads ? " lane_threads=1" : "");
+    os << " packed_lanes=" << p.packedLanes << (p.laneThreads ? " lane_threads=1" : "")
+       << (p.laneThreads && p.laneWidth > 1 ? " lane_width=" + std::to_string(p.laneWidth) : "");
   if (p.runtimeBatch)
     os << " batch=launch";
   os << " scan=";

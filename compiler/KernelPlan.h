@@ -64,6 +64,7 @@ struct KernelPlan {
   bool edges = false;       // staged data may lie off the 16-byte grid: tiles on each row's grid, edges copied apart (or dense spans)
   int packedLanes = 0;      // narrow columns scanned as one row of items of this many lanes (packed_lanes.cuh)
   bool laneThreads = false; // packed lanes: each thread scans `items` elements of one lane (lane_threads.cuh)
+  int laneWidth = 1;        // lane threads: adjacent lanes a thread holds of each item, one word of the stage
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
   int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces or whole rows)
   bool index64 = false;     // 64-bit index arithmetic needed

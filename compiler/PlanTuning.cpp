@@ -28,6 +28,7 @@ std::string PlanTuning::toString() const {
   add("groups", groups);
   add("pieces", pieces);
   add("tile_rows", tileRows);
+  add("lane_width", laneWidth);
   add("exact_batch", exactBatch);
   add("off_grid", offGrid);
   if (wholeRows >= 0)
@@ -69,7 +70,7 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
                  {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8},
                  {"lookback_warps", &t.lookbackWarps, 32}, {"lookback_rows", &t.lookbackRows, 1 << 20},
                  {"vector", &t.vector, 8}, {"groups", &t.groups, 32},
-                 {"tile_rows", &t.tileRows, 1 << 16}, {"whole_rows", &t.wholeRows, 1}, {"held_shares", &t.heldShares, 1},
+                 {"tile_rows", &t.tileRows, 1 << 16}, {"lane_width", &t.laneWidth, 8}, {"whole_rows", &t.wholeRows, 1}, {"held_shares", &t.heldShares, 1},
                  {"pieces", &t.pieces, 1 << 20}, {"evict_first", &t.evictFirst, 1},
                  {"lane_threads", &t.laneThreads, 1}, {"piece_spans", &t.pieceSpans, 1},
                  {"fitted_panel", &t.fittedPanel, 1}, {"segmented", &t.segmented, 1},
@@ -79,15 +80,15 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       if (key != k.name)
         continue;
       known = true;
-      if (v > k.most || (k.field == &t.threads && v % 32 != 0) || (k.field == &t.vector && (v & (v - 1)) != 0))
+      if (v > k.most || (k.field == &t.threads && v % 32 != 0) || ((k.field == &t.vector || k.field == &t.laneWidth) && (v & (v - 1)) != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented, exact_batch: 0 or 1)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector, lane_width: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented, exact_batch: 0 or 1)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, tile_rows, whole_rows, held_shares, evict_first, lane_threads, piece_spans, fitted_panel, segmented, exact_batch, off_grid)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, tile_rows, lane_width, whole_rows, held_shares, evict_first, lane_threads, piece_spans, fitted_panel, segmented, exact_batch, off_grid)");
   }
   return t;
 }

@@ -98,7 +98,7 @@ bool spanPlan(const ScanSpec &spec, const KernelPlan &plan) {
 // to 15 bytes in an edges plan, with a word to spare). A tile of packed
 // narrow columns holds its items' lanes (off the grid: two words more).
 int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
-  const int64_t tile = int64_t(plan.threads) * plan.items * (plan.laneThreads ? 1 : std::max(1, plan.packedLanes));
+  const int64_t tile = int64_t(plan.threads) * plan.items * (plan.laneThreads ? plan.laneWidth : std::max(1, plan.packedLanes));
   if (spanPlan(spec, plan)) {
     const GeometryDim &scan = plan.geometry.scan; // SpanPipeline's dense spans
     return tile * scan.in * dtypeSize(spec.in) + 32 + (spec.mask ? tile * scan.mask + 32 : 16);
@@ -189,7 +189,7 @@ int rowThreadsFittingTheRow(int64_t L, int items, int threads) {
 // elements of one of the packed items' lanes a thread (lookback_tile_items
 // in templates/scanjit/lookback_scan.cuh).
 int64_t lookbackTileItems(const KernelPlan &plan) {
-  return int64_t(plan.threads) * plan.items / (plan.laneThreads ? plan.packedLanes : 1);
+  return int64_t(plan.threads) * plan.items / (plan.laneThreads ? plan.packedLanes / plan.laneWidth : 1);
 }
 
 // Look-back tiles of a row; on its 16-byte grid (edges), with room for a
@@ -360,7 +360,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // Two blocks of 512 threads leave 64 registers a thread: enough for a
   // 32-byte register tile (f32 x 8), and two blocks overlap better. Sums
   // and products of such tiles fit three (the lean plan).
-  const bool smallTile = smallRegisterTile(spec, plan.laneThreads ? plan.items : plan.items * lanes);
+  const bool smallTile = smallRegisterTile(spec, plan.laneThreads ? plan.items * plan.laneWidth : plan.items * lanes);
   // (Packed lanes off the grid: their stages shifted.)
   plan.edges = contiguousRows && (lanes == 1 ? !rowsOnTheGrid(spec, tuning, plan)
                                              : tuning.offGrid || !packedOnTheGrid(spec, plan.geometry, lanes));
@@ -618,6 +618,35 @@ int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
 }
 
+// Adjacent lanes a lane thread holds of each packed item (lane_threads.cuh):
+// the tuning's where it makes whole groups of at most 16 bytes; else a word
+// of ColumnPolicy::kLaneWordBytes (kLaneWordBytesOfBytes for byte elements)
+// where the lanes are whole such words and their accumulators of at most 4
+// bytes each; else 1.
+int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tuning) {
+  const int64_t elementBytes = std::max(dtypeSize(spec.in), dtypeSize(spec.out));
+  if (tuning.laneWidth)
+    return lanes % tuning.laneWidth == 0 && tuning.laneWidth * elementBytes <= 16 ? tuning.laneWidth : 1;
+  const int64_t word =
+      elementBytes == 1 ? policy::ColumnPolicy::kLaneWordBytesOfBytes : policy::ColumnPolicy::kLaneWordBytes;
+  const int64_t w = word / elementBytes;
+  return w > 1 && lanes % w == 0 && dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 ? int(w) : 1;
+}
+
+// Whether packed lanes are scanned by lane threads of `width` lanes each:
+// groups of up to kLaneThreadGroupBytes of accumulators of elements of
+// kLaneThreadMinBytes or more a lane a thread; words of lanes (width > 1)
+// save where their item is not one thread's with a mask and 16 bytes of
+// accumulators, and where 16 bytes of them are not in shifted stages
+// (ColumnPolicy::kLaneWordBytes); the whole groups of threads tile a warp.
+bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted) {
+  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const bool pays = width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width)))
+                              : dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
+                                    lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
+  return pays && 32 % (lanes / width) == 0;
+}
+
 // Few long lines at a stride: the look-back's tiles, each thread loading
 // its items at the stride (no stages). For columns narrower than
 // ColumnPolicy::kNarrowRowBytes (f32[1048576,2] dim=0), whose panels would
@@ -654,14 +683,18 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-    plan.laneThreads = pickFlag(tuning.laneThreads, dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
-                                                        packed * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes) &&
-                       32 % packed == 0;
+    plan.laneWidth = laneThreadWidth(spec, packed, tuning);
+    const bool shifted = tuning.offGrid || !packedOnTheGrid(spec, plan.geometry, packed); // (planLookback's edges)
+    plan.laneThreads = pickFlag(tuning.laneThreads, laneThreadsPay(spec, packed, plan.laneWidth, shifted)) &&
+                       32 % (packed / plan.laneWidth) == 0;
+    if (!plan.laneThreads)
+      plan.laneWidth = 1;
     if (plan.laneThreads) {
-      const bool wide = accBytes > 4;
-      threads = pick(tuning.threads, wide ? policy::ColumnPolicy::kLaneThreadWideThreads
-                                          : policy::ColumnPolicy::kLaneThreadThreads);
-      items = pick(tuning.items, policy::ColumnPolicy::kLaneThreadItems);
+      const int itemBytes = accBytes * plan.laneWidth; // a thread's accumulators of an item
+      threads = pick(tuning.threads, itemBytes > 4 ? policy::ColumnPolicy::kLaneThreadWideThreads
+                                                   : policy::ColumnPolicy::kLaneThreadThreads);
+      items = pick(tuning.items, spec.mask && itemBytes > 8 ? policy::ColumnPolicy::kLaneThreadMaskedWideItems
+                                                            : policy::ColumnPolicy::kLaneThreadItems);
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
       items = pick(tuning.items, packedLanesItems(spec, threads, packed));
@@ -671,6 +704,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       return true;
     plan.packedLanes = 0;
     plan.laneThreads = false;
+    plan.laneWidth = 1;
     threads = unpackedThreads;
     items = unpackedItems;
   }

@@ -353,6 +353,34 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadMinBytes = 4;
   static constexpr int kLaneThreadGroupBytes = 16;
   static constexpr int kLaneThreadItems = 11;
+  // A lane thread holds a word of adjacent lanes of each item, read from
+  // and written to the stage at once (lane_width), where the lanes are
+  // whole words and accumulate in at most 4 bytes each: 8-byte words (2
+  // lanes of f32/i32, 4 of f16/bf16/i16), 4-byte words of byte elements
+  // (4 lanes). H100, x copy, policy then words: f32[4194304,4] 1.47 ->
+  // 1.18, mask reverse 1.46 -> 1.18, max i32[4194304,4] mask 1.44 -> 1.16,
+  // f32[33554432,2] 1.15 -> 1.05, f32[4194304,8] 2.49 -> 1.72 (which had
+  // Lanes items), f16[8388608,4] exclusive 1.55 -> 1.33, max f16[4194304,4]
+  // 1.69 -> 1.54, max f16[2097152,8] 2.41 -> 2.04, max u8[8388608,4]
+  // reverse 3.02 -> 2.30, max u8[8388608,8] mask reverse 6.18 -> 2.40.
+  // Lost, so not taken: narrower words (f16[16777216,2] as 4-byte words
+  // 1.31 -> 1.43, min u8[16777216,2] 2.27 -> 2.45); 8-byte accumulators
+  // (f64[8388608,2] mask as 16-byte words 1.11 -> 2.62, prod i32[4194304,4]
+  // 2.31 -> 3.53); a thread holding a whole item with a mask and 16 bytes
+  // of accumulators (sum bf16[4194304,4] mask reverse: 11 items spilled 92
+  // stores, 8.6; 7 items 1.54 against Lanes items' 1.40), or 16 bytes of
+  // them in shifted stages (which spill 56-232 stores: they cannot scan
+  // their items again from the stage, lane_threads.cuh's kReload; prod
+  // f16[46,18928,8] dim=1 reverse @1 2.20 -> 2.47). (Shifted 8-byte items
+  // of 8 lanes with a mask spill 24-48 stores and are kept: min f32[847449,
+  // 8] mask @1 2.24 -> 1.38, sum f32[61,99372,8] dim=1 mask @2 2.30 -> 1.48.)
+  // With a mask, more
+  // than 8 bytes of accumulators an item take kLaneThreadMaskedWideItems
+  // (sum bf16[2097152,8] mask reverse 2.49 -> 2.17; 11 items spilled 228
+  // stores). BENCHMARKS.md.
+  static constexpr int kLaneWordBytes = 8;
+  static constexpr int kLaneWordBytesOfBytes = 4;
+  static constexpr int kLaneThreadMaskedWideItems = 7;
   static constexpr int kLaneThreadThreads = 384;     // 4-byte accumulators
   static constexpr int kLaneThreadWideThreads = 256; // 8-byte accumulators
   // Unpacked, a step's rows of all the group's lines, in and out, in at most

@@ -8,6 +8,12 @@
 // kItems keeps a warp's stage reads on different banks. The tile's total and
 // its prefix stay Lanes, so the look-back (window, workspace, published
 // values) is the packed one's, and a tile holds kThreads * kItems / C items.
+//
+// kWidth > 1 (lane_width in the plan): a thread holds kWidth adjacent lanes
+// of each of its items, read from and written to the stage as one word (the
+// 2-byte elements of f16[N,4] a 4-byte word a thread: the stage's scalar
+// 2-byte accesses are what made a thread a 2-byte lane lose to Lanes items),
+// and C / kWidth threads share an item.
 #pragma once
 
 #include "scanjit/packed_lanes.cuh"
@@ -15,22 +21,86 @@
 
 namespace scanjit {
 
+// What a lane thread holds of an item: kWidth adjacent lanes, or one
+// lane's scalars.
+template <class P, int kWidth> struct LaneGroup {
+  typedef Lanes<typename P::In, kWidth> In;
+  typedef Lanes<typename P::Out, kWidth> Out;
+  typedef Lanes<typename P::Acc, kWidth> Acc;
+  typedef Lanes<u8, kWidth> Keep;
+  typedef LanesOp<typename P::Op, typename P::Acc, kWidth> Op;
+  // The lanes' accumulators from a tile's lanes, from lane `first` on.
+  template <class Tile> static __device__ __forceinline__ Acc of(const Tile &t, int first) {
+    Acc r;
+#pragma unroll
+    for (int g = 0; g < kWidth; ++g)
+      r.v[g] = t.v[first + g];
+    return r;
+  }
+  template <class Tile> static __device__ __forceinline__ void put(Tile &t, int first, Acc a) {
+#pragma unroll
+    for (int g = 0; g < kWidth; ++g)
+      t.v[first + g] = a.v[g];
+  }
+};
+template <class P> struct LaneGroup<P, 1> {
+  typedef typename P::In In;
+  typedef typename P::Out Out;
+  typedef typename P::Acc Acc;
+  typedef u8 Keep;
+  typedef typename P::Op Op;
+  template <class Tile> static __device__ __forceinline__ Acc of(const Tile &t, int first) { return t.v[first]; }
+  template <class Tile> static __device__ __forceinline__ void put(Tile &t, int first, Acc a) { t.v[first] = a; }
+};
+
+// A group of a stage as one word where `kWord` (its place a multiple of its
+// size), else element by element (a shifted stage's tile starts anywhere).
+template <class T, bool kWord> __device__ __forceinline__ T load_group(const T *p) {
+  if constexpr (kWord && sizeof(T) > 1) {
+    T v[1];
+    VectorAccess<T, 1>::load_shared(p, v);
+    return v[0];
+  } else {
+    return *p;
+  }
+}
+template <class T, bool kWord> __device__ __forceinline__ void store_group(T *p, T v) {
+  if constexpr (kWord && sizeof(T) > 1) {
+    typedef typename VectorWord<vector_bytes_for(int(sizeof(T)))>::type Word;
+    static_assert(sizeof(Word) == sizeof(T), "a group is one word");
+    Word w;
+    memcpy(&w, &v, sizeof(w));
+    *reinterpret_cast<Word *>(p) = w;
+  } else {
+    *p = v;
+  }
+}
+
 // PP: PackedLanes<P, C>; Storage: the look-back's block scan storage, whose
 // 2 x kWarps Lanes values this agent uses as 2 x kWarps * C scalars.
-template <class PP, int kThreads, int kItems> struct LaneThreadAgent {
+//
+// kReload: the tile's stage still holds its input when its results are due
+// (the look-back's staged output: a stage is refilled only after its tile's
+// results left through it, and each thread's results overwrite only its own
+// items), so a thread scans its items again from there rather than holding
+// their scan across the next tile's (4 lanes of 2-byte elements, 11 items:
+// 88 spilled stores).
+template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = false> struct LaneThreadAgent {
   typedef typename PP::Unpacked P;
-  static constexpr int C = PP::kLanes;
+  static_assert(PP::kLanes % kWidth == 0, "whole groups of lanes");
+  static constexpr int C = PP::kLanes / kWidth; // threads that share an item
   static constexpr int kWarps = kThreads / 32;
   static_assert(32 % C == 0, "a lane's threads tile each warp");
   static constexpr int kRounds = (kWarps * C + 31) / 32; // of the warps' lane totals
   static constexpr bool kReverse = P::kReverse;
-  typedef typename P::Acc Acc;
-  typedef PlainMonoid<typename P::Op, Acc> M;
+  typedef LaneGroup<P, kWidth> Group;
+  typedef typename Group::Acc Acc;
+  typedef PlainMonoid<typename Group::Op, Acc> M;
   typedef typename PP::Acc Tile; // a tile's lanes: its total, its prefix
   static constexpr int kTileItems = kThreads * kItems / C;
 
   struct State {
-    Acc local[kItems]; // inclusive scan of this thread's items, in scan order
+    Acc local[kReload ? 1 : kItems]; // inclusive scan of this thread's items, in scan order (kReload: none)
     Acc excl;          // combination of the lane's earlier threads in the tile
     Tile total;        // the tile's combination, every lane
   };
@@ -51,15 +121,17 @@ template <class PP, int kThreads, int kItems> struct LaneThreadAgent {
   // This thread's items of the stage, lifted; items at or past `valid` (the
   // tile's packed items) lift to the identity.
   template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Acc (&x)[kItems]) const {
-    typedef typename P::In In;
+    typedef typename Group::In In;
+    typedef typename Group::Keep Keep;
+    constexpr bool kWords = kWidth > 1 && !Pipe::kShiftedStages;
     const In *in = reinterpret_cast<const In *>(pipe.in_at(s));
-    const u8 *keep = reinterpret_cast<const u8 *>(pipe.mask_at(s));
+    const Keep *keep = reinterpret_cast<const Keep *>(pipe.mask_at(s));
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
-      const In raw = in[element(j)];
+      const In raw = load_group<In, kWords>(in + element(j));
       const bool in_tile = first_item() + j < valid;
       if constexpr (P::kMask)
-        x[j] = lift_masked<typename P::Op, Acc>(in_tile, raw, keep[element(j)]);
+        x[j] = lift_masked<typename Group::Op, Acc>(in_tile, raw, load_group<Keep, kWords>(keep + element(j)));
       else
         x[j] = in_tile ? Convert<In>::template load<Acc>(raw) : M::identity();
     }
@@ -70,7 +142,13 @@ template <class PP, int kThreads, int kItems> struct LaneThreadAgent {
   // barrier; past it every thread has read its items from the stage).
   __device__ __forceinline__ void scan(const Acc (&v)[kItems], State &s) {
     const int l = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
-    Acc incl = thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
+    Acc local[kItems];
+    Acc incl = thread_inclusive_scan<M, kReverse, kItems>(v, local);
+    if constexpr (!kReload) {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j)
+        s.local[j] = local[j];
+    }
     incl = strided_inclusive_scan(incl, l);
     const Acc warp_excl = strided_exclusive(incl, l);
     if (kReverse ? l < C : l >= 32 - C) // the lane's last thread in scan order
@@ -96,18 +174,31 @@ template <class PP, int kThreads, int kItems> struct LaneThreadAgent {
     s.excl = M::combine(before, warp_excl);
 #pragma unroll
     for (int c = 0; c < C; ++c)
-      s.total.v[c] = shfl_idx(carry, c); // (lane c's carry is lane c's)
+      Group::put(s.total, c * kWidth, shfl_idx(carry, c)); // (lane c's carry is its group's)
   }
 
-  // The results, given the combination of every earlier tile.
-  __device__ __forceinline__ void results(const State &s, const Tile &prefix, Acc (&r)[kItems]) const {
-    Acc mine = prefix.v[0]; // (selects: a dynamic index would put `prefix` in local memory)
+  // The results, given the combination of every earlier tile, whose input
+  // stage `stage` held, of `valid` packed items.
+  template <class Pipe>
+  __device__ __forceinline__ void results(Pipe &pipe, int stage, int valid, const State &s, const Tile &prefix,
+                                          Acc (&r)[kItems]) const {
+    Acc local[kItems];
+    if constexpr (kReload) {
+      Acc x[kItems];
+      load(pipe, stage, valid, x);
+      thread_inclusive_scan<M, kReverse, kItems>(x, local);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j)
+        local[j] = s.local[j];
+    }
+    Acc mine = Group::of(prefix, 0); // (selects: a dynamic index would put `prefix` in local memory)
 #pragma unroll
     for (int c = 1; c < C; ++c)
       if (lane() == c)
-        mine = prefix.v[c];
+        mine = Group::of(prefix, c * kWidth);
     const bool no_heads[kItems] = {};
-    thread_results<M, Acc, kReverse, P::kExclusive, kItems>(s.local, M::combine(mine, s.excl), no_heads, r);
+    thread_results<M, Acc, kReverse, P::kExclusive, kItems>(local, M::combine(mine, s.excl), no_heads, r);
   }
 
   // The results through stage `s` (the pipeline's staged stores: each warp's
@@ -116,18 +207,18 @@ template <class PP, int kThreads, int kItems> struct LaneThreadAgent {
   template <class Pipe>
   __device__ __forceinline__ void store_staged(Pipe &pipe, int s, typename PP::Out *dst, int count, bool on_grid,
                                                const Acc (&r)[kItems]) const {
-    typedef typename P::Out Out;
+    typedef typename Group::Out Out;
     Out *staged = reinterpret_cast<Out *>(pipe.in[s]);
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
-      staged[element(j)] = Convert<Out>::store(r[j]);
+      store_group<Out, (kWidth > 1)>(staged + element(j), Convert<Out>::store(r[j]));
     constexpr int kRun = 32 * kItems / C;
     pipe.template store_warp_run<kRun>(s, dst, count, on_grid, int(threadIdx.x >> 5) * kRun);
   }
 
   // The results from registers to `dst`, the tile's first item, of `count`.
   __device__ __forceinline__ void store_direct(typename PP::Out *dst, int count, const Acc (&r)[kItems]) const {
-    typedef typename P::Out Out;
+    typedef typename Group::Out Out;
     Out *out = reinterpret_cast<Out *>(dst);
 #pragma unroll
     for (int j = 0; j < kItems; ++j)

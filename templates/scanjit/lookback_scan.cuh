@@ -39,7 +39,7 @@ __host__ __device__ constexpr long long lookback_workspace_bytes(long long tiles
 // A tile's items: kItems a thread, or with lane threads (lane_threads.cuh)
 // kItems elements of one of the packed items' lanes a thread.
 template <class Plan> __host__ __device__ constexpr long long lookback_tile_items() {
-  return (long long)Plan::kThreads * Plan::kItems / (Plan::kLaneThreads ? Plan::kPackedLanes : 1);
+  return (long long)Plan::kThreads * Plan::kItems / (Plan::kLaneThreads ? Plan::kPackedLanes / Plan::kLaneWidth : 1);
 }
 
 // Tiles of all rows: the workspace holds two values for each. With edges
@@ -454,7 +454,8 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
     pipe.template load_lifted<I>(s, int(threadIdx.x) * I, valid, x);
   }
   __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
-  __device__ __forceinline__ void results(const State &st, typename P::Acc prefix, Item (&r)[I]) {
+  template <class Pipe>
+  __device__ __forceinline__ void results(Pipe &, int, int, const State &st, typename P::Acc prefix, Item (&r)[I]) {
     const bool no_heads[I] = {};
     agent.results(st, prefix, no_heads, r);
   }
@@ -467,7 +468,16 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
 // ... or a thread a lane of packed items.
 template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
   static constexpr int I = Plan::kItems;
-  typedef LaneThreadAgent<P, Plan::kThreads, I> Agent;
+  // Items of over 8 bytes of accumulators a thread are scanned again from
+  // the stage (held, 4 lanes of 2-byte elements spilled 56-232 stores; 8
+  // bytes held ran 3-4% faster than reloaded: BENCHMARKS.md), which needs
+  // each thread's results to land on its own items in the stage: not where
+  // shifted stages or a wider output move them.
+  typedef LookbackStages<P, Plan> Stages;
+  static constexpr bool kReload = Stages::kCanStageOutput && !Stages::kShiftedStages &&
+                                  sizeof(typename P::In) == sizeof(typename P::Out) &&
+                                  Plan::kLaneWidth * sizeof(typename P::Unpacked::Acc) > 8;
+  typedef LaneThreadAgent<P, Plan::kThreads, I, Plan::kLaneWidth, kReload> Agent;
   static_assert(Agent::kTileItems == lookback_tile_items<Plan>(), "the tile the look-back counts");
   typedef typename Agent::Acc Item;
   typedef typename Agent::State State;
@@ -477,8 +487,10 @@ template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
     agent.load(pipe, s, valid, x);
   }
   __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
-  __device__ __forceinline__ void results(const State &st, typename P::Acc prefix, Item (&r)[I]) {
-    agent.results(st, prefix, r);
+  template <class Pipe>
+  __device__ __forceinline__ void results(Pipe &pipe, int s, int valid, const State &st, typename P::Acc prefix,
+                                          Item (&r)[I]) {
+    agent.results(pipe, s, valid, st, prefix, r);
   }
   template <class Pipe>
   __device__ __forceinline__ void store(Pipe &pipe, int s, typename P::Out *out, const LookbackTilePlace<P, Plan> &at,
@@ -562,7 +574,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       if (b < 0)
         __syncthreads();
       typename Tiles::Item r[I];
-      tiles_.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), r);
+      tiles_.results(pipe, int((q + S - 1) % S), at_a.elems(), sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), r);
       tiles_.store(pipe, int((q + S - 1) % S), out, at_a, out_on_grid, r);
     }
     if (b < 0) {

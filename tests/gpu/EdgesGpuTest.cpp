@@ -584,6 +584,21 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   expectCasesPass(all, {offsets(1, 0, 0), offsets(0, 0, 3), offsets(3, 1, 1)});
 }
 
+// Each (tuning, spec) plans lane threads with stages, of words of lanes or
+// of one lane each as `words` says, and passes at every placement.
+void expectLaneThreadCasesPass(const std::vector<std::pair<std::string, std::string>> &cases, bool words,
+                               const std::vector<CaseOptions> &placements) {
+  for (const auto &[tuning, spec] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_TRUE(plan.laneThreads) << tuning << " " << spec;
+    EXPECT_EQ(plan.laneWidth > 1, words) << tuning << " " << spec;
+    EXPECT_GT(plan.stages, 0) << tuning << " " << spec;
+    expectCasesPass({spec}, placements);
+  }
+}
+
 TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {
   SCANJIT_REQUIRE_GPU();
   // A thread a lane (lane_threads.cuh) where the policy does not take it:
@@ -592,24 +607,40 @@ TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {
   // and tiles that end inside a warp's run; both directions, masks, and an
   // output a few elements in (its results stored through the lanes).
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"lane_threads=1", "max f16[200008,2] dim=0 reverse"},
-      {"lane_threads=1", "prod f16[200000,4] dim=0 mask"},
-      {"lane_threads=1", "sum u8[500000,2] dim=0 exclusive"},
-      {"lane_threads=1,threads=256", "sum f16[4,50000,8] dim=1 mask reverse"},
-      {"lane_threads=1,threads=512", "max u8[65536,8] dim=0 reverse exclusive"},
-      {"lane_threads=1,threads=512,items=5", "sum f32[300004,4] dim=0 mask reverse exclusive"},
-      {"lane_threads=1,threads=128,items=3", "max f64[100003,2] dim=0 exclusive"},
-      {"lane_threads=1,threads=1024,items=1", "sum i32[250000,4] dim=0"},
-      {"lane_threads=1,threads=256,items=7", "sum f32[200000,8] dim=0 mask"},
+      {"lane_threads=1,lane_width=1", "max f16[200008,2] dim=0 reverse"},
+      {"lane_threads=1,lane_width=1", "prod f16[200000,4] dim=0 mask"},
+      {"lane_threads=1,lane_width=1", "sum u8[500000,2] dim=0 exclusive"},
+      {"lane_threads=1,lane_width=1,threads=256", "sum f16[4,50000,8] dim=1 mask reverse"},
+      {"lane_threads=1,lane_width=1,threads=512", "max u8[65536,8] dim=0 reverse exclusive"},
+      {"lane_threads=1,lane_width=1,threads=512,items=5", "sum f32[300004,4] dim=0 mask reverse exclusive"},
+      {"lane_threads=1,lane_width=1,threads=128,items=3", "max f64[100003,2] dim=0 exclusive"},
+      {"lane_threads=1,lane_width=1,threads=1024,items=1", "sum i32[250000,4] dim=0"},
+      {"lane_threads=1,lane_width=1,threads=256,items=7", "sum f32[200000,8] dim=0 mask"},
   };
-  for (const auto &[tuning, spec] : cases) {
-    ScopedTuning tune(tuning.c_str());
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_TRUE(plan.laneThreads) << tuning << " " << spec;
-    EXPECT_GT(plan.stages, 0) << tuning << " " << spec;
-    expectCasesPass({spec}, {CaseOptions{}, offsets(0, 0, 3)});
-  }
+  expectLaneThreadCasesPass(cases, /*words=*/false, {CaseOptions{}, offsets(0, 0, 3)});
+}
+
+TEST(Edges, PackedLanesAWordAThread) {
+  SCANJIT_REQUIRE_GPU();
+  // Lane threads holding 2, 4 or 8 adjacent lanes of each item (lane_width,
+  // lane_threads.cuh), read from and written to the stage as one word: 2-,
+  // 1-, 4- and 8-byte elements, one to eight threads an item, blocks of one
+  // to four rounds of warp totals, an odd length, and lines off the grid;
+  // each on the grid, with the output three elements in, and with the input
+  // and mask off the grid (shifted stages, read element by element).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"lane_threads=1,lane_width=2", "sum f16[200000,4] dim=0 mask reverse"},
+      {"lane_threads=1,lane_width=2", "max bf16[200008,2] dim=0 exclusive"},
+      {"lane_threads=1,lane_width=2", "max i16[150000,4] dim=0 reverse exclusive"},
+      {"lane_threads=1,lane_width=2,threads=512", "sum bf16[150000,8] dim=0 mask"},
+      {"lane_threads=1,lane_width=2", "sum f16[200001,4] dim=0"},
+      {"lane_threads=1,lane_width=2", "prod f16[3,70001,4] dim=1 mask"},
+      {"lane_threads=1,lane_width=4", "max u8[300000,8] dim=0 mask reverse exclusive"},
+      {"lane_threads=1,lane_width=2,threads=128,items=3", "min u8[100000,8] dim=0"},
+      {"lane_threads=1,lane_width=2", "sum f32[300004,4] dim=0 reverse exclusive"},
+      {"lane_threads=1,lane_width=2,threads=128,items=5", "max f64[100003,4] dim=0 mask"},
+  };
+  expectLaneThreadCasesPass(cases, /*words=*/true, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
 TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {

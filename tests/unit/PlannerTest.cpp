@@ -1052,33 +1052,34 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_GT(p.stages, 0) << text;
     EXPECT_FALSE(p.edges) << text;
   }
-  // A tile of 384 threads x 11 floats of one lane a stage (1/2 of 384 x 11
-  // pairs); every warp reads the window.
+  // A tile of 256 threads x 11 pairs of floats a stage (a thread holds both
+  // lanes of its items); every warp reads the window.
   KernelPlan two = plan("sum f32[8388608,2] dim=0");
   EXPECT_TRUE(two.laneThreads);
+  EXPECT_EQ(two.laneWidth, 2);
   EXPECT_EQ(two.items, 11);
-  EXPECT_EQ(two.threads, 384);
-  EXPECT_EQ(two.lookbackWarps, 12);
+  EXPECT_EQ(two.threads, 256);
+  EXPECT_EQ(two.lookbackWarps, 8);
   EXPECT_EQ(two.lookbackPerLane, 1);
-  EXPECT_EQ(two.sharedBytes, two.stages * (384 * 11 * 4 + 16 + 48) + 256);
+  EXPECT_EQ(two.sharedBytes, two.stages * (256 * 11 * 2 * 4 + 16 + 48) + 256);
   // The same workspace as a tile a line: a value of the group's lanes a tile.
-  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 2111) / 2112)) * 2 * 4);
-  // Lanes items (packed_lanes.cuh) where a thread a lane does not pay: a
-  // tile of 256 x 8 items of 4 bf16 a stage (2-byte elements in 4-byte
-  // accumulators take twice the budget: kPackedTwoByteAccBytes).
-  KernelPlan items = plan("min bf16[4194304,4] dim=0 reverse");
+  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 2815) / 2816)) * 2 * 4);
+  // Lanes items (packed_lanes.cuh) where lane threads do not pay: a tile of
+  // 256 x 8 items of 4 bf16 a stage (2-byte elements in 4-byte accumulators
+  // take twice the budget: kPackedTwoByteAccBytes).
+  KernelPlan items = plan("min bf16[4194304,4] dim=0 mask reverse");
   EXPECT_FALSE(items.laneThreads);
   EXPECT_EQ(items.items, 8);
   EXPECT_EQ(items.threads, 256);
-  EXPECT_EQ(items.sharedBytes, items.stages * (256 * 8 * 4 * 2 + 16 + 48) + 256);
+  EXPECT_EQ(items.sharedBytes, items.stages * (256 * 8 * 4 * 2 + 256 * 8 * 4 + 48) + 256); // (and the mask's bytes)
   EXPECT_EQ(items.workspaceBytes, 16 + 2 * (4194304 / (256 * 8)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
   // Sums and products of them too (2 lanes: 16 items); groups of 5-8 lanes
   // of them (over 16 bytes of accumulators) take blocks of 128 and four
   // times the budget (kPackedTwoByteWideAccBytes).
   const std::tuple<const char *, int, int> twoByte[] = {
-      {"sum f16[8388608,4] dim=0", 256, 8},          {"prod bf16[4194304,4] dim=0 mask reverse", 256, 8},
-      {"max i16[4194304,4] dim=0", 256, 8},          {"sum bf16[8388608,2] dim=0 mask", 256, 16},
-      {"max f16[2097152,8] dim=0", 128, 8},          {"sum bf16[2097152,8] dim=0 exclusive", 128, 8},
+      {"sum f16[8388608,4] dim=0 mask", 256, 8},      {"prod bf16[4194304,4] dim=0 mask reverse", 256, 8},
+      {"max i16[4194304,4] dim=0 mask", 256, 8},      {"sum bf16[8388608,2] dim=0 mask", 256, 16},
+      {"max f16[2097152,6] dim=0", 128, 8},           {"sum bf16[2097152,6] dim=0 exclusive", 128, 8},
       {"min i16[3355440,5] dim=0", 128, 8}};
   for (const auto &[text, threads, itemsEach] : twoByte) {
     KernelPlan p = plan(text);
@@ -1106,7 +1107,7 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
                            "sum f16[1048576,16] dim=0"})      // 64 (f16 sums in f32)
     EXPECT_EQ(plan(text).stages, 0) << text;
   // Groups of 17 to 32 bytes pack in blocks of 256 (128 registers a thread).
-  for (const char *text : {"sum f32[2097152,8] dim=0", "sum f64[1048576,3] dim=0", "sum i32[1048576,4] dim=0 reverse"}) {
+  for (const char *text : {"max f32[2097152,6] dim=0", "sum f64[1048576,3] dim=0", "sum i32[1048576,4] dim=0 reverse"}) {
     KernelPlan p = plan(text);
     EXPECT_GT(p.stages, 0) << text;
     EXPECT_GT(p.packedLanes, 1) << text;
@@ -1114,28 +1115,43 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   }
 }
 
-// Packed lanes are scanned a thread a lane (lane_threads.cuh) where the
-// lanes tile a warp, the elements are words or wider and a group's
-// accumulators fit 16 bytes; lane_threads= tunes it either way.
+// Packed lanes are scanned by lane threads (lane_threads.cuh) where the
+// lanes tile a warp and either each thread holds a word of lanes (8 bytes,
+// 4 of byte elements) that accumulate in at most 4 bytes each, or the
+// elements are words or wider and a group's accumulators fit 16 bytes;
+// lane_threads= and lane_width= tune them.
 TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
-  for (const char *text : {"sum f32[1048576,2] dim=0", "sum f32[4194304,4] dim=0 mask reverse", "max i32[300000,2] dim=0",
-                           "max f32[4,100000,4] dim=1 exclusive"}) {
+  const std::tuple<const char *, int, int, int> words[] = {
+      {"sum f32[1048576,2] dim=0", 2, 256, 11},        {"sum f32[4194304,4] dim=0 mask reverse", 2, 256, 11},
+      {"max i32[300000,2] dim=0", 2, 256, 11},         {"max f32[4,100000,4] dim=1 exclusive", 2, 256, 11},
+      {"sum f32[2097152,8] dim=0", 2, 256, 11},        {"sum f16[8388608,4] dim=0", 4, 256, 11},
+      {"max i16[4194304,8] dim=0 reverse", 4, 256, 11}, {"max u8[8388608,4] dim=0", 4, 256, 11},
+      // With a mask, over 8 bytes of accumulators an item: 7 items.
+      {"sum bf16[2097152,8] dim=0 mask", 4, 256, 7}};
+  for (const auto &[text, width, threads, items] : words) {
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
-    EXPECT_EQ(p.threads, 384) << text;
-    EXPECT_EQ(p.items, 11) << text;
-    EXPECT_NE(p.toString().find("packed_lanes=" + std::to_string(p.packedLanes) + " lane_threads=1"), std::string::npos);
+    EXPECT_EQ(p.laneWidth, width) << text;
+    EXPECT_EQ(p.threads, threads) << text;
+    EXPECT_EQ(p.items, items) << text;
+    EXPECT_NE(p.toString().find("packed_lanes=" + std::to_string(p.packedLanes) +
+                                " lane_threads=1 lane_width=" + std::to_string(width)),
+              std::string::npos);
   }
   for (const char *text : {"sum f64[8388608,2] dim=0", "sum i32[300000,2] dim=0 exclusive", "prod i32[300000,2] dim=0"}) { // 8-byte accumulators
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
+    EXPECT_EQ(p.laneWidth, 1) << text;
     EXPECT_EQ(p.threads, 256) << text;
     EXPECT_EQ(p.items, 11) << text;
+    EXPECT_EQ(p.toString().find("lane_width"), std::string::npos) << text;
   }
-  for (const char *text : {"sum f32[1048576,3] dim=0",  // 3 lanes do not tile a warp
-                           "sum f16[8388608,4] dim=0",  // 2-byte elements
-                           "sum u8[500000,2] dim=0",    // 1-byte elements
-                           "sum f32[2097152,8] dim=0",  // 32 bytes of accumulators a group
+  for (const char *text : {"sum f32[1048576,3] dim=0",      // 3 lanes do not tile a warp
+                           "sum f16[8388608,2] dim=0",      // 2-byte elements, not a whole word
+                           "sum f16[8388608,4] dim=0 mask", // a thread's whole item: a mask, 16 bytes of accumulators
+                           "sum bf16[2097152,6] dim=0",     // 6 lanes: no whole words
+                           "sum u8[500000,4] dim=0",        // 1-byte elements in 8-byte accumulators
+                           "prod i32[2097152,4] dim=0",     // 32 bytes of 8-byte accumulators a group
                            "max f64[1048576,4] dim=0"}) {
     KernelPlan p = plan(text);
     EXPECT_GT(p.packedLanes, 1) << text;
@@ -1148,8 +1164,18 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
   EXPECT_FALSE(planKernel(mustParse("sum f32[1048576,3] dim=0"), on).laneThreads); // (never for 3 lanes)
   KernelPlan lanesItems = planKernel(mustParse("sum f32[8388608,2] dim=0"), off); // (words as Lanes items: blocks of 256)
   EXPECT_FALSE(lanesItems.laneThreads);
+  EXPECT_EQ(lanesItems.laneWidth, 1);
   EXPECT_EQ(lanesItems.threads, 256);
   EXPECT_EQ(lanesItems.items, 8);
+  // lane_width= sets the lanes a thread holds where they make whole groups
+  // of at most 16 bytes; else a thread holds one lane.
+  KernelPlan scalar = planKernel(mustParse("sum f32[8388608,2] dim=0"), *parsePlanTuning("lane_width=1"));
+  EXPECT_TRUE(scalar.laneThreads);
+  EXPECT_EQ(scalar.laneWidth, 1);
+  EXPECT_EQ(scalar.threads, 384);
+  EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0"), *parsePlanTuning("lane_width=2")).laneWidth, 2);
+  EXPECT_EQ(planKernel(mustParse("sum f32[8388608,2] dim=0"), *parsePlanTuning("lane_width=4")).laneWidth, 1);
+  EXPECT_EQ(planKernel(mustParse("sum f64[8388608,4] dim=0"), *parsePlanTuning("lane_threads=1,lane_width=4")).laneWidth, 1);
   EXPECT_EQ(plan("max f32[5592405,3] dim=0").threads, 256);
 }
 
@@ -1173,7 +1199,7 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
     EXPECT_TRUE(off.edges) << text;
     EXPECT_NE(off.toString(), onGrid.toString()) << text;
   }
-  for (const char *text : {"sum f32[8388608,2] dim=0", "min bf16[4194304,4] dim=0 reverse", "sum f16[8388607,4] dim=0 mask",
+  for (const char *text : {"sum f32[8388608,2] dim=0", "min bf16[4194304,4] dim=0 mask reverse", "sum f16[8388607,4] dim=0 mask",
                            "sum f32[1048576,3] dim=0"}) {
     KernelPlan onGrid = plan(text), shifted = planKernel(mustParse(text), offGrid);
     EXPECT_EQ(shifted.packedLanes, onGrid.packedLanes) << text;
@@ -1183,6 +1209,11 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
     EXPECT_EQ(shifted.workspaceBytes, onGrid.workspaceBytes) << text;
     EXPECT_GT(shifted.sharedBytes, onGrid.sharedBytes) << text; // (a word more a stage)
   }
+  // Words of lanes with 16 bytes of accumulators scan their items again
+  // from the stage, which shifted stages cannot: Lanes items there.
+  EXPECT_EQ(plan("min bf16[4194304,4] dim=0 reverse").laneWidth, 4);
+  EXPECT_FALSE(planKernel(mustParse("min bf16[4194304,4] dim=0 reverse"), offGrid).laneThreads);
+  EXPECT_EQ(planKernel(mustParse("sum f32[8388608,2] dim=0"), offGrid).laneWidth, 2);
   EXPECT_EQ(planKernel(mustParse("logsumexp f32[16384,1000] dim=1"), offGrid).toString(),
             plan("logsumexp f32[16384,1000] dim=1").toString()); // no stages: nothing to change
   const KernelPlan segmented = planKernel(mustParse("sum f32[16384,1024] dim=1"), offGrid);
