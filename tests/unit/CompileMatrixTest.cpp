@@ -52,6 +52,17 @@ const FamilyShape kFittedPanelFamilies[] = {
     {KernelFamily::Column, "[4,5003,150] dim=1"},
 };
 
+// Narrow columns on the 16-byte grid, packed into one row of items of 2, 4
+// and 8 lanes (packed_lanes.cuh: Lanes items, a thread a lane, or a word of
+// lanes a thread, lane_threads.cuh, whose 16-byte items scan again from
+// their stage rather than spill): every op and dtype, plain, masked, and
+// reverse exclusive.
+const FamilyShape kPackedFamilies[] = {
+    {KernelFamily::RowLookback, "[300000,2] dim=0"},
+    {KernelFamily::RowLookback, "[300000,4] dim=0"},
+    {KernelFamily::RowLookback, "[300000,8] dim=0"},
+};
+
 // Exceptions to "no spills", each held to the spills seen when it was
 // written, so that a larger one still fails (the unmasked integer products
 // of wide look-back tiles off the grid, once an exception at 4-16 stores,
@@ -70,7 +81,9 @@ const FamilyShape kFittedPanelFamilies[] = {
 //   (H200, x copy: i8[8,100003,150] dim=1 1.70 -> 1.60, [3358,2649] dim=0
 //   @2 1.78 -> 1.53), but lost on u8, which holds its slice in 158
 //   registers without spilling (prod u8[7672,1815] mask @1 1.67 -> 1.89),
-//   and i8 went either way ([22740,508] @1 1.38 -> 1.49; BENCHMARKS.md).
+//   and i8 went either way ([22740,508] @1 1.38 -> 1.49; BENCHMARKS.md);
+// - open: masked max of bool in 4-lane Lanes items spills 4 stores (80
+//   registers, blocks of 384; found when packed plans joined this matrix).
 bool acceptedSpill(const std::string &spec, const KernelResources &r) {
   auto has = [&](const char *token) { return spec.find(token) != std::string::npos; };
   const bool byteSumOrProduct = (spec.rfind("sum ", 0) == 0 || spec.rfind("prod ", 0) == 0) &&
@@ -81,6 +94,8 @@ bool acceptedSpill(const std::string &spec, const KernelResources &r) {
     return byteSumOrProduct && has(" i8[") && r.spillStores <= 52 && r.stackBytes <= 56;
   if (has(kFittedPanelFamilies[2].shape))
     return byteSumOrProduct && has(" i8[") && r.spillStores <= 64 && r.stackBytes <= 64;
+  if (has(kPackedFamilies[1].shape))
+    return spec.rfind("max bool[", 0) == 0 && has(" mask") && r.spillStores <= 4 && r.stackBytes <= 8;
   if (!has(kOffGridFamilies[0].shape))
     return false;
   if (spec.rfind("logsumexp f64[", 0) == 0)
@@ -115,6 +130,9 @@ std::vector<std::string> allSpecs() {
       for (int flags : {0, 1, 6})
         specs.push_back(withFlags(head + f.shape, flags));
     for (const FamilyShape &f : kFittedPanelFamilies)
+      for (int flags : {0, 1, 6})
+        specs.push_back(withFlags(head + f.shape, flags));
+    for (const FamilyShape &f : kPackedFamilies)
       for (int flags : {0, 1, 6})
         specs.push_back(withFlags(head + f.shape, flags));
   }
@@ -163,15 +181,12 @@ template <class Job> void forEachOnAllCores(size_t count, Job job) {
 KernelFamily expectedFamily(const std::string &spec) {
   if (spec.find(" indices") != std::string::npos)
     return KernelFamily::Strided; // (the only family that carries indices so far)
-  for (const FamilyShape &f : kFamilies)
-    if (spec.find(f.shape) != std::string::npos)
-      return f.family;
-  for (const FamilyShape &f : kOffGridFamilies)
-    if (spec.find(f.shape) != std::string::npos)
-      return f.family;
-  for (const FamilyShape &f : kFittedPanelFamilies)
-    if (spec.find(f.shape) != std::string::npos)
-      return f.family;
+  for (llvm::ArrayRef<FamilyShape> shapes :
+       {llvm::makeArrayRef(kFamilies), llvm::makeArrayRef(kOffGridFamilies), llvm::makeArrayRef(kFittedPanelFamilies),
+        llvm::makeArrayRef(kPackedFamilies)})
+    for (const FamilyShape &f : shapes)
+      if (spec.find(f.shape) != std::string::npos)
+        return f.family;
   return KernelFamily::Empty;
 }
 
