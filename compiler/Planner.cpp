@@ -693,7 +693,9 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       const int itemBytes = accBytes * plan.laneWidth; // a thread's accumulators of an item
       threads = pick(tuning.threads, itemBytes > 4 ? policy::ColumnPolicy::kLaneThreadWideThreads
                                                    : policy::ColumnPolicy::kLaneThreadThreads);
+      const bool untimedManyThreadsAnItem = !arch.timed && packed / plan.laneWidth >= 4;
       items = pick(tuning.items, spec.mask && itemBytes > 8 ? policy::ColumnPolicy::kLaneThreadMaskedWideItems
+                                 : untimedManyThreadsAnItem ? policy::ColumnPolicy::kLaneThreadUntimedManyThreadsItems
                                                             : policy::ColumnPolicy::kLaneThreadItems);
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));

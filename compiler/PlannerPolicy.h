@@ -381,6 +381,11 @@ struct ColumnPolicy {
   static constexpr int kLaneWordBytes = 8;
   static constexpr int kLaneWordBytesOfBytes = 4;
   static constexpr int kLaneThreadMaskedWideItems = 7;
+  // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
+  // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by
+  // spills alone: sm_100's ptxas spilled 4-24 stores at 11 (sm_90 and
+  // sm_120 none), none at 9.
+  static constexpr int kLaneThreadUntimedManyThreadsItems = 9;
   static constexpr int kLaneThreadThreads = 384;     // 4-byte accumulators
   static constexpr int kLaneThreadWideThreads = 256; // 8-byte accumulators
   // Unpacked, a step's rows of all the group's lines, in and out, in at most

@@ -1138,6 +1138,13 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
                                 " lane_threads=1 lane_width=" + std::to_string(width)),
               std::string::npos);
   }
+  // Untimed archs: 4 or more threads an item take 9 items (sm_100 spilled
+  // at 11); fewer keep 11.
+  auto planFor = [](const char *text, int sm) { return planKernel(mustParse(text), {}, Target{sm}); };
+  EXPECT_EQ(planFor("sum f32[2097152,8] dim=0", 100).items, 9);
+  EXPECT_EQ(planFor("max i32[2097152,8] dim=0 mask", 120).items, 9);
+  EXPECT_EQ(planFor("sum f32[4194304,4] dim=0", 100).items, 11);
+  EXPECT_EQ(planFor("sum f32[2097152,8] dim=0", 90).items, 11);
   for (const char *text : {"sum f64[8388608,2] dim=0", "sum i32[300000,2] dim=0 exclusive", "prod i32[300000,2] dim=0"}) { // 8-byte accumulators
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
