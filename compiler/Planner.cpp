@@ -117,13 +117,15 @@ bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelP
 }
 
 // Packed lanes (packedLanes) whose tiles start on the 16-byte grid where
-// the pointers do: the group's other line strides are whole words, and its
-// rows are, unless the group is alone (only its end then lies inside a
-// word, which the pipeline's ragged end copies: TilePipeline::kRaggedEnd).
-// Others take shifted stages (edges=1), as pointers off the grid do.
-bool packedOnTheGrid(const ScanSpec &spec, const ScanGeometry &g, int64_t lanes) {
+// the pointers do, unless tuned off the grid: the group's other line
+// strides are whole words, and its rows are, unless the group is alone
+// (only its end then lies inside a word, which the pipeline's ragged end
+// copies: TilePipeline::kRaggedEnd). Others take shifted stages (edges=1),
+// as pointers off the grid do.
+bool packedOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g, int64_t lanes) {
   const bool oneGroup = g.lines.size() == 1;
-  return (oneGroup || bulkRun(spec, g.scan.size * lanes)) && bulkLines(spec, llvm::ArrayRef<GeometryDim>(g.lines).drop_back());
+  return !tuning.offGrid && (oneGroup || bulkRun(spec, g.scan.size * lanes)) &&
+         bulkLines(spec, llvm::ArrayRef<GeometryDim>(g.lines).drop_back());
 }
 
 // The fewest contiguous rows of length L whose input, mask and output are
@@ -363,7 +365,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   const bool smallTile = smallRegisterTile(spec, plan.laneThreads ? plan.items * plan.laneWidth : plan.items * lanes);
   // (Packed lanes off the grid: their stages shifted.)
   plan.edges = contiguousRows && (lanes == 1 ? !rowsOnTheGrid(spec, tuning, plan)
-                                             : tuning.offGrid || !packedOnTheGrid(spec, plan.geometry, lanes));
+                                             : !packedOnTheGrid(spec, tuning, plan.geometry, lanes));
   // (Edges plans need more registers than the lean plan's 40.)
   // (Packed lanes' windows and published values are `lanes` times wider:
   // 12-32 spills in the lean plan's 40 registers.)
@@ -633,18 +635,17 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
   return w > 1 && lanes % w == 0 && dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 ? int(w) : 1;
 }
 
-// Whether packed lanes are scanned by lane threads of `width` lanes each:
-// groups of up to kLaneThreadGroupBytes of accumulators of elements of
-// kLaneThreadMinBytes or more a lane a thread; words of lanes (width > 1)
-// save where their item is not one thread's with a mask and 16 bytes of
-// accumulators, and where 16 bytes of them are not in shifted stages
-// (ColumnPolicy::kLaneWordBytes); the whole groups of threads tile a warp.
+// Whether lane threads of `width` lanes each pay (the caller checks that
+// their groups tile a warp): groups of up to kLaneThreadGroupBytes of
+// accumulators of elements of kLaneThreadMinBytes or more a lane a thread;
+// words of lanes (width > 1) where their item is not one thread's with a
+// mask and 16 bytes of accumulators, and where 16 bytes of them are not in
+// shifted stages (ColumnPolicy::kLaneWordBytes).
 bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted) {
   const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  const bool pays = width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width)))
-                              : dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
-                                    lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
-  return pays && 32 % (lanes / width) == 0;
+  return width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width)))
+                   : dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
+                         lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
 }
 
 // Few long lines at a stride: the look-back's tiles, each thread loading
@@ -683,12 +684,11 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-    plan.laneWidth = laneThreadWidth(spec, packed, tuning);
-    const bool shifted = tuning.offGrid || !packedOnTheGrid(spec, plan.geometry, packed); // (planLookback's edges)
-    plan.laneThreads = pickFlag(tuning.laneThreads, laneThreadsPay(spec, packed, plan.laneWidth, shifted)) &&
-                       32 % (packed / plan.laneWidth) == 0;
-    if (!plan.laneThreads)
-      plan.laneWidth = 1;
+    const int width = laneThreadWidth(spec, packed, tuning);
+    const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
+    plan.laneThreads = pickFlag(tuning.laneThreads, laneThreadsPay(spec, packed, width, shifted)) &&
+                       32 % (packed / width) == 0; // (whole groups of threads tile a warp)
+    plan.laneWidth = plan.laneThreads ? width : 1;
     if (plan.laneThreads) {
       const int itemBytes = accBytes * plan.laneWidth; // a thread's accumulators of an item
       threads = pick(tuning.threads, itemBytes > 4 ? policy::ColumnPolicy::kLaneThreadWideThreads
