@@ -66,11 +66,9 @@ template <class T, bool kWord> __device__ __forceinline__ T load_group(const T *
 }
 template <class T, bool kWord> __device__ __forceinline__ void store_group(T *p, T v) {
   if constexpr (kWord && sizeof(T) > 1) {
-    typedef typename VectorWord<vector_bytes_for(int(sizeof(T)))>::type Word;
-    static_assert(sizeof(Word) == sizeof(T), "a group is one word");
-    Word w;
-    memcpy(&w, &v, sizeof(w));
-    *reinterpret_cast<Word *>(p) = w;
+    static_assert(sizeof(typename VectorAccess<T, 1>::Word) == sizeof(T), "a group is one word");
+    const T one[1] = {v};
+    VectorAccess<T, 1>::store_shared(p, one);
   } else {
     *p = v;
   }

@@ -53,6 +53,13 @@ template <class T, int N> struct VectorAccess {
       w[i] = reinterpret_cast<const Word *>(p)[i];
     memcpy(v, w, sizeof(w));
   }
+  static __device__ __forceinline__ void store_shared(T *p, const T (&v)[N]) {
+    Word w[kWords];
+    memcpy(w, v, sizeof(w));
+#pragma unroll
+    for (int i = 0; i < kWords; ++i)
+      reinterpret_cast<Word *>(p)[i] = w[i];
+  }
 };
 
 // N elements of T from shared `p`, aligned to T only (a stage whose tiles
