@@ -631,7 +631,9 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
     return lanes % tuning.laneWidth == 0 && tuning.laneWidth * elementBytes <= 16 ? tuning.laneWidth : 1;
   const int64_t word =
       elementBytes == 1 ? policy::ColumnPolicy::kLaneWordBytesOfBytes : policy::ColumnPolicy::kLaneWordBytes;
-  const int64_t w = word / elementBytes;
+  int64_t w = word / elementBytes;
+  if (elementBytes == 1 && lanes % w != 0)
+    w = 2; // two byte lanes as a 2-byte word (ColumnPolicy::kLaneThreadByteItems)
   return w > 1 && lanes % w == 0 && dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 ? int(w) : 1;
 }
 
@@ -694,8 +696,12 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       threads = pick(tuning.threads, itemBytes > 4 ? policy::ColumnPolicy::kLaneThreadWideThreads
                                                    : policy::ColumnPolicy::kLaneThreadThreads);
       const bool untimedManyThreadsAnItem = !arch.timed && packed / plan.laneWidth >= 4;
-      items = pick(tuning.items, spec.mask && itemBytes > 8 ? policy::ColumnPolicy::kLaneThreadMaskedWideItems
+      const bool bytes = dtypeSize(spec.in) == 1 && dtypeSize(spec.out) == 1; // (4-byte words, half the others')
+      const bool maskedWide = spec.mask && itemBytes > 8;
+      items = pick(tuning.items, maskedWide ? (bytes ? policy::ColumnPolicy::kLaneThreadMaskedWideByteItems
+                                                     : policy::ColumnPolicy::kLaneThreadMaskedWideItems)
                                  : untimedManyThreadsAnItem ? policy::ColumnPolicy::kLaneThreadUntimedManyThreadsItems
+                                 : bytes                    ? policy::ColumnPolicy::kLaneThreadByteItems
                                                             : policy::ColumnPolicy::kLaneThreadItems);
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));

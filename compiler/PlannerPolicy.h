@@ -376,11 +376,21 @@ struct ColumnPolicy {
   // 8] mask @1 2.24 -> 1.38, sum f32[61,99372,8] dim=1 mask @2 2.30 -> 1.48.)
   // With a mask, more
   // than 8 bytes of accumulators an item take kLaneThreadMaskedWideItems
-  // (sum bf16[2097152,8] mask reverse 2.49 -> 2.17; 11 items spilled 228
-  // stores). BENCHMARKS.md.
+  // (11 items spilled 228-236 stores; H100, 7 -> 9 items: sum bf16[2097152,
+  // 8] mask reverse 2.03 -> 1.70, max f16[2097152,8] mask 1.96 -> 1.67).
+  // Byte elements' words are 4 bytes, half the others': their items take
+  // kLaneThreadByteItems (masked wide: ...MaskedWideByteItems), the most
+  // that kept 128 registers without spills, so a tile still holds bytes
+  // enough (H100, x copy: max u8[8388608,8] 3.10 -> 2.42, mask reverse
+  // 3.52 -> 2.12, max u8[8388608,4] reverse 2.13 -> 1.93). With them, two
+  // byte lanes pay as a 2-byte word (min u8[16777216,2] 2.24 -> 1.94, max
+  // i8[16777216,2] mask 1.90 -> 1.67), where 11 items lost (2.27 -> 2.45).
+  // BENCHMARKS.md.
   static constexpr int kLaneWordBytes = 8;
   static constexpr int kLaneWordBytesOfBytes = 4;
-  static constexpr int kLaneThreadMaskedWideItems = 7;
+  static constexpr int kLaneThreadMaskedWideItems = 9;
+  static constexpr int kLaneThreadByteItems = 15;
+  static constexpr int kLaneThreadMaskedWideByteItems = 13;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by
   // spills alone: sm_100's ptxas spilled 4-24 stores at 11 (sm_90 and

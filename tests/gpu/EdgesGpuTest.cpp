@@ -639,6 +639,15 @@ TEST(Edges, PackedLanesAWordAThread) {
       {"lane_threads=1,lane_width=2,threads=128,items=3", "min u8[100000,8] dim=0"},
       {"lane_threads=1,lane_width=2", "sum f32[300004,4] dim=0 reverse exclusive"},
       {"lane_threads=1,lane_width=2,threads=128,items=5", "max f64[100003,4] dim=0 mask"},
+      // The policy's plans of byte elements (15 items, 13 masked over 8
+      // bytes of accumulators an item, two lanes as a 2-byte word, in lines
+      // off the grid too) and of masked 2-byte words (9 items).
+      {"", "max u8[300000,8] dim=0 mask reverse"},
+      {"", "min i8[500001,2] dim=0 exclusive"},
+      {"", "max bool[200000,4] dim=0 reverse"},
+      {"", "min u8[3,100001,2] dim=1 mask"},
+      {"", "max i8[100000,8] dim=0 exclusive"},
+      {"", "sum bf16[150000,8] dim=0 mask reverse"},
   };
   expectLaneThreadCasesPass(cases, /*words=*/true, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }

@@ -1125,9 +1125,14 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
       {"sum f32[1048576,2] dim=0", 2, 256, 11},        {"sum f32[4194304,4] dim=0 mask reverse", 2, 256, 11},
       {"max i32[300000,2] dim=0", 2, 256, 11},         {"max f32[4,100000,4] dim=1 exclusive", 2, 256, 11},
       {"sum f32[2097152,8] dim=0", 2, 256, 11},        {"sum f16[8388608,4] dim=0", 4, 256, 11},
-      {"max i16[4194304,8] dim=0 reverse", 4, 256, 11}, {"max u8[8388608,4] dim=0", 4, 256, 11},
-      // With a mask, over 8 bytes of accumulators an item: 7 items.
-      {"sum bf16[2097152,8] dim=0 mask", 4, 256, 7}};
+      {"max i16[4194304,8] dim=0 reverse", 4, 256, 11},
+      // With a mask, over 8 bytes of accumulators an item: 9 items.
+      {"sum bf16[2097152,8] dim=0 mask", 4, 256, 9},
+      // Byte elements (4-byte words): 15 items, 13 masked over 8 bytes of
+      // accumulators an item; two byte lanes as a 2-byte word.
+      {"max u8[8388608,4] dim=0", 4, 256, 15}, {"min i8[1048576,8] dim=0 exclusive", 4, 256, 15},
+      {"max u8[8388608,8] dim=0 mask reverse", 4, 256, 13}, {"min u8[16777216,2] dim=0", 2, 256, 15},
+      {"max i8[16777216,2] dim=0 mask", 2, 256, 15}};
   for (const auto &[text, width, threads, items] : words) {
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
@@ -1158,6 +1163,7 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
                            "sum f16[8388608,4] dim=0 mask", // a thread's whole item: a mask, 16 bytes of accumulators
                            "sum bf16[2097152,6] dim=0",     // 6 lanes: no whole words
                            "sum u8[500000,4] dim=0",        // 1-byte elements in 8-byte accumulators
+                           "max u8[500000,3] dim=0",        // 3 byte lanes: no whole words
                            "prod i32[2097152,4] dim=0",     // 32 bytes of 8-byte accumulators a group
                            "max f64[1048576,4] dim=0"}) {
     KernelPlan p = plan(text);
