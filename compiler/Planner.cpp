@@ -641,11 +641,12 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
 // their groups tile a warp): groups of up to kLaneThreadGroupBytes of
 // accumulators of elements of kLaneThreadMinBytes or more a lane a thread;
 // words of lanes (width > 1) where their item is not one thread's with a
-// mask and 16 bytes of accumulators, and where 16 bytes of them are not in
-// shifted stages (ColumnPolicy::kLaneWordBytes).
+// mask and 16 bytes of accumulators (but for byte elements), and where 16
+// bytes of them are not in shifted stages (ColumnPolicy::kLaneWordBytes).
 bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted) {
   const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  return width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width)))
+  const bool bytes = dtypeSize(spec.in) == 1 && dtypeSize(spec.out) == 1;
+  return width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width && !bytes)))
                    : dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
                          lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
 }

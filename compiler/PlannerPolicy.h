@@ -368,7 +368,10 @@ struct ColumnPolicy {
   // (f64[8388608,2] mask as 16-byte words 1.11 -> 2.62, prod i32[4194304,4]
   // 2.31 -> 3.53); a thread holding a whole item with a mask and 16 bytes
   // of accumulators (sum bf16[4194304,4] mask reverse: 11 items spilled 92
-  // stores, 8.6; 7 items 1.54 against Lanes items' 1.40), or 16 bytes of
+  // stores, 8.6; 7 items 1.54 against Lanes items' 1.40; 9 items with the
+  // reload 1.40-1.43 against 1.41-1.42), except of byte elements (13 items:
+  // max u8[8388608,4] mask 2.32 -> 1.75, min i8[4194304,4] mask reverse
+  // 2.41 -> 1.92, max bool[4194304,4] mask 2.52 -> 2.07), or 16 bytes of
   // them in shifted stages (which spill 56-232 stores: they cannot scan
   // their items again from the stage, lane_threads.cuh's kReload; prod
   // f16[46,18928,8] dim=1 reverse @1 2.20 -> 2.47). (Shifted 8-byte items

@@ -648,6 +648,7 @@ TEST(Edges, PackedLanesAWordAThread) {
       {"", "min u8[3,100001,2] dim=1 mask"},
       {"", "max i8[100000,8] dim=0 exclusive"},
       {"", "sum bf16[150000,8] dim=0 mask reverse"},
+      {"", "min i8[300001,4] dim=0 mask exclusive"}, // a masked byte item of one thread
   };
   expectLaneThreadCasesPass(cases, /*words=*/true, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }

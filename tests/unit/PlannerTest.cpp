@@ -1132,7 +1132,9 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
       // accumulators an item; two byte lanes as a 2-byte word.
       {"max u8[8388608,4] dim=0", 4, 256, 15}, {"min i8[1048576,8] dim=0 exclusive", 4, 256, 15},
       {"max u8[8388608,8] dim=0 mask reverse", 4, 256, 13}, {"min u8[16777216,2] dim=0", 2, 256, 15},
-      {"max i8[16777216,2] dim=0 mask", 2, 256, 15}};
+      {"max i8[16777216,2] dim=0 mask", 2, 256, 15},
+      // A byte item of one thread with a mask (16 bytes of accumulators).
+      {"max u8[8388608,4] dim=0 mask", 4, 256, 13}};
   for (const auto &[text, width, threads, items] : words) {
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
