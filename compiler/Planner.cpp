@@ -586,6 +586,10 @@ bool twoByteInWordAccumulators(const ScanSpec &spec) {
   return dtypeSize(spec.in) == 2 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
 }
 
+// Byte elements in and out: lane threads' words of them are 4 bytes, half
+// the others' (ColumnPolicy::kLaneThreadByteItems).
+bool byteElements(const ScanSpec &spec) { return dtypeSize(spec.in) == 1 && dtypeSize(spec.out) == 1; }
+
 // Blocks of packed lanes: 256 threads for groups of over 16 bytes of
 // accumulators (128 registers a thread for their items and window: f32 x 8
 // in blocks of 512 spilled 164 stores), for 2-byte elements in 4-byte
@@ -645,8 +649,7 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
 // bytes of them are not in shifted stages (ColumnPolicy::kLaneWordBytes).
 bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted) {
   const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  const bool bytes = dtypeSize(spec.in) == 1 && dtypeSize(spec.out) == 1;
-  return width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width && !bytes)))
+  return width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width && !byteElements(spec))))
                    : dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
                          lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
 }
@@ -697,7 +700,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       threads = pick(tuning.threads, itemBytes > 4 ? policy::ColumnPolicy::kLaneThreadWideThreads
                                                    : policy::ColumnPolicy::kLaneThreadThreads);
       const bool untimedManyThreadsAnItem = !arch.timed && packed / plan.laneWidth >= 4;
-      const bool bytes = dtypeSize(spec.in) == 1 && dtypeSize(spec.out) == 1; // (4-byte words, half the others')
+      const bool bytes = byteElements(spec);
       const bool maskedWide = spec.mask && itemBytes > 8;
       items = pick(tuning.items, maskedWide ? (bytes ? policy::ColumnPolicy::kLaneThreadMaskedWideByteItems
                                                      : policy::ColumnPolicy::kLaneThreadMaskedWideItems)
