@@ -114,6 +114,11 @@ const Case kCases[] = {
     {"cliffs", "sum f16[8388607,4] dim=0 mask"},
     {"cliffs", "sum f16[8388608,4] dim=0", 3},
     {"cliffs", "max bf16[2,8388607,2] dim=1 reverse"},
+    // Sixteen narrow columns: 64 bytes of accumulators a row, over what a
+    // packed look-back publishes, so lines scanned and chained one by one
+    // (5-12x copy on an H100, BENCHMARKS.md forty-first pass).
+    {"cliffs", "sum f32[1048576,16] dim=0"},
+    {"cliffs", "max u8[1048576,16] dim=0"},
     {"cliffs", "sum f32[4194304] dim=0 strides=[2]"},
     {"cliffs", "sum f16[8388608] dim=0 strides=[2]"},         // x[::2] of 2-byte elements
     {"cliffs", "sum f32[33554432] dim=0 strides=[2]", 1},     // x[::2] of a large tensor, one element in
