@@ -327,6 +327,20 @@ void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuni
   plan = held;
 }
 
+// The accumulator bytes of a group of `lanes` packed lanes (a look-back's
+// published value).
+int64_t packedGroupBytes(const ScanSpec &spec, int64_t lanes) {
+  return lanes * dtypeSize(accumulatorType(spec.op, spec.in));
+}
+
+// The parts a look-back publishes a packed group's value in: one where it
+// fits kMaxPackedBytes, else as many of that size (PublishedParts in
+// templates/scanjit/flagged_value.cuh).
+int publishedParts(const ScanSpec &spec, int64_t lanes) {
+  const int64_t bytes = packedGroupBytes(spec, lanes);
+  return bytes > policy::ColumnPolicy::kMaxPackedBytes ? int(bytes / policy::ColumnPolicy::kMaxPackedBytes) : 1;
+}
+
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
 // Packed narrow columns (plan.packedLanes, set by the caller) are one
 // contiguous row of items of that many elements, on the 16-byte grid
@@ -394,6 +408,9 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.lookbackWarps = std::min(
       pick(tuning.lookbackWarps, everyWarpReads ? plan.threads / 32 : policy::LookbackPolicy::kWarps),
       plan.threads / 32);
+  // A value published in parts: whole warps a part (LookbackWindow).
+  const int parts = lanes > 1 ? publishedParts(spec, lanes) : 1;
+  plan.lookbackWarps = std::max(parts, plan.lookbackWarps / parts * parts);
   // Stages hold contiguous rows, or dense spans (any pointer: edges).
   plan.stages = contiguousRows || spans
                     ? bulkStages(arch, spec, tuning, plan,
@@ -560,21 +577,23 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
   return words(elems * dtypeSize(spec.in)) + words(elems * dtypeSize(spec.out)) + words(spec.mask ? elems : 16) + 64;
 }
 
-// The accumulator bytes of a group of `lanes` packed lanes (a look-back's
-// published value).
-int64_t packedGroupBytes(const ScanSpec &spec, int64_t lanes) {
-  return lanes * dtypeSize(accumulatorType(spec.op, spec.in));
-}
-
 // Narrow columns the look-back scans as one row of their rows
 // (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine, a
-// group's values within kMaxPackedBytes, and every other line stride in
+// group's values within kMaxPackedBytes, or within kMaxSplitPackedBytes in
+// whole parts of it (each of whole lanes), and every other line stride in
 // whole groups, so the pipelined look-back bulk-copies them (the tiles of
 // lines off the 16-byte grid through shifted stages: packedOnTheGrid). The
 // group's size, else 0.
 int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
-  if (c <= 1 || spec.op == ScanOp::LogSumExp || packedGroupBytes(spec, c) > policy::ColumnPolicy::kMaxPackedBytes)
+  if (c <= 1 || spec.op == ScanOp::LogSumExp)
+    return 0;
+  const int64_t bytes = packedGroupBytes(spec, c);
+  const int parts = publishedParts(spec, c);
+  const bool fits = bytes <= policy::ColumnPolicy::kMaxPackedBytes ||
+                    (bytes <= policy::ColumnPolicy::kMaxSplitPackedBytes &&
+                     bytes == parts * int64_t(policy::ColumnPolicy::kMaxPackedBytes) && c % parts == 0);
+  if (!fits)
     return 0;
   auto packs = [&](const GeometryDim &d) { return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0); };
   return std::all_of(g.lines.begin(), g.lines.end() - 1, packs) ? c : 0;
@@ -692,10 +711,21 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
     const int width = laneThreadWidth(spec, packed, tuning);
     const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
-    plan.laneThreads = pickFlag(tuning.laneThreads, laneThreadsPay(spec, packed, width, shifted)) &&
-                       32 % (packed / width) == 0; // (whole groups of threads tile a warp)
+    // (A group published in parts takes words of lanes wherever it can:
+    // unpacked, its lines ran 10-12x copy; H200, shifted stages, sum f16
+    // [1048576,16] dim=0 @1 10.7 -> 3.5, max u8[4194304,16] mask @1 11.6
+    // -> 4.6, BENCHMARKS.md.)
+    const bool inParts = publishedParts(spec, packed) > 1;
+    plan.laneThreads =
+        pickFlag(tuning.laneThreads, (inParts && width > 1) || laneThreadsPay(spec, packed, width, shifted)) &&
+        32 % (packed / width) == 0; // (whole groups of threads tile a warp)
     plan.laneWidth = plan.laneThreads ? width : 1;
-    if (plan.laneThreads) {
+    // (A group published in parts as Lanes items: every thread would hold
+    // whole groups of over 32 bytes.)
+    const bool partsAsItems = inParts && !plan.laneThreads;
+    if (partsAsItems) {
+      plan.stages = 0;
+    } else if (plan.laneThreads) {
       const int itemBytes = accBytes * plan.laneWidth; // a thread's accumulators of an item
       threads = pick(tuning.threads, itemBytes > 4 ? policy::ColumnPolicy::kLaneThreadWideThreads
                                                    : policy::ColumnPolicy::kLaneThreadThreads);
@@ -706,12 +736,14 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                                      : policy::ColumnPolicy::kLaneThreadMaskedWideItems)
                                  : untimedManyThreadsAnItem ? policy::ColumnPolicy::kLaneThreadUntimedManyThreadsItems
                                  : bytes                    ? policy::ColumnPolicy::kLaneThreadByteItems
+                                 : inParts                  ? policy::ColumnPolicy::kLaneThreadPartsItems
                                                             : policy::ColumnPolicy::kLaneThreadItems);
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
       items = pick(tuning.items, packedLanesItems(spec, threads, packed));
     }
-    planLookback(arch, spec, tuning, plan, rows / packed, threads, items);
+    if (!partsAsItems)
+      planLookback(arch, spec, tuning, plan, rows / packed, threads, items);
     if (plan.stages > 0)
       return true;
     plan.packedLanes = 0;

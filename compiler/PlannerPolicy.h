@@ -316,6 +316,13 @@ struct ColumnPolicy {
   // BENCHMARKS.md). Groups of 32 bytes (f32 x 8, f64 x 4, i32 -> i64 x 4)
   // first spilled (bf16 x 8: 3860 stores); in blocks of 256 they do not.
   static constexpr int kMaxPackedBytes = 32;
+  // Groups of more, up to this many bytes of accumulators, in whole parts
+  // of kMaxPackedBytes (f32 x 16, max u8 x 16 in i32), are packed where
+  // lane threads scan them: the look-back publishes each part apart and
+  // reads it with warps of its own (PublishedParts, flagged_value.cuh).
+  // Unpacked, a block scanned and chained a tile step's 16 lines one by
+  // one: 5-12x copy (H100, BENCHMARKS.md).
+  static constexpr int kMaxSplitPackedBytes = 64;
   // A packed tile: about this much input, within this many bytes of
   // accumulators a thread (f64 x 2: 4 items 1.5 of copy, 2 items 2.2).
   static constexpr int kPackedTileBytes = 16 * 1024;
@@ -393,6 +400,12 @@ struct ColumnPolicy {
   static constexpr int kLaneWordBytesOfBytes = 4;
   static constexpr int kLaneThreadMaskedWideItems = 9;
   static constexpr int kLaneThreadByteItems = 15;
+  // Groups published in parts (kMaxSplitPackedBytes) but for the masked wide
+  // and byte items: 13 items, no spills (H200, x copy, 11 -> 13 items: sum
+  // f32[1048576,16] dim=0 3.25 -> 2.89, max i32[1048576,16] dim=0 mask 3.04
+  // -> 2.77, sum f16[1048576,16] 3.22 -> 2.90; 15 items spilled 148-448
+  // stores, and bytes at 15 items (12 stores) ran 4.50 against 13's 5.23).
+  static constexpr int kLaneThreadPartsItems = 13;
   static constexpr int kLaneThreadMaskedWideByteItems = 13;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by

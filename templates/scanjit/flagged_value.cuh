@@ -55,6 +55,35 @@ template <class Acc> struct alignas(int(sizeof(Acc)) % 8 == 0 ? 16 : 8) FlaggedV
   }
 };
 
+// How a look-back publishes a value: whole where it fits a FlaggedValue,
+// else (a group of over 32 bytes of packed lanes: packed_lanes.cuh) in
+// kParts parts of at most 32 bytes, each read by reading warps of its own,
+// so a reader holds a part's words rather than the whole group's.
+template <class Acc> struct PublishedParts {
+  static constexpr int kParts = 1;
+  typedef Acc Part;
+  static __device__ __forceinline__ Part part(const Acc &v, int) { return v; }
+  static __device__ __forceinline__ void put(Acc &v, int, const Part &p) { v = p; }
+};
+// The monoid of a part, given the whole value's.
+template <class M> struct PartMonoid {
+  typedef M type;
+};
+
+// A value's place in a workspace: its parts side by side (a FlaggedValue
+// where it is whole).
+template <class Acc> struct PublishedSlot {
+  typedef PublishedParts<Acc> Parts;
+  FlaggedValue<typename Parts::Part> part[Parts::kParts];
+};
+template <class Acc>
+using SlotOf = typename Select<PublishedParts<Acc>::kParts == 1, FlaggedValue<Acc>, PublishedSlot<Acc>>::type;
+// Part `q` of the value at `slot`.
+template <class Acc, class Slot>
+__device__ __forceinline__ const FlaggedValue<typename PublishedParts<Acc>::Part> *part_of(const Slot *slot, int q) {
+  return reinterpret_cast<const FlaggedValue<typename PublishedParts<Acc>::Part> *>(slot) + q;
+}
+
 // The tag of the launch after `earlier` launches: never 0 (a zeroed
 // workspace), and never the previous launch's.
 __device__ __forceinline__ unsigned launch_tag(unsigned long long earlier) {
@@ -120,5 +149,17 @@ __device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue
 }
 #undef SCANJIT_FLAG_HINT
 #undef SCANJIT_FLAG_POLICY
+
+// Publishes `v` with launch tag `tag` at `slot`, part by part.
+template <class Acc> __device__ __forceinline__ void store_published(SlotOf<Acc> *slot, const Acc &v, unsigned tag) {
+  typedef PublishedParts<Acc> Parts;
+  if constexpr (Parts::kParts == 1) {
+    store_flagged(slot, FlaggedValue<Acc>::of(v, tag));
+  } else {
+#pragma unroll
+    for (int q = 0; q < Parts::kParts; ++q)
+      store_flagged(&slot->part[q], FlaggedValue<typename Parts::Part>::of(Parts::part(v, q), tag));
+  }
+}
 
 } // namespace scanjit

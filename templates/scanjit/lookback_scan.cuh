@@ -69,15 +69,16 @@ template <class P, class Plan> __host__ __device__ constexpr long long lookback_
 template <class Acc> struct LookbackWorkspace {
   unsigned long long *counter;
   unsigned *launches;
-  FlaggedValue<Acc> *aggregate;
-  FlaggedValue<Acc> *inclusive;
+  typedef SlotOf<Acc> Slot; // (a value in parts: PublishedParts)
+  Slot *aggregate;
+  Slot *inclusive;
   unsigned tag = 0; // this launch's (every thread, once shared)
 
   __device__ __forceinline__ LookbackWorkspace(void *base, long long tiles) {
     char *p = static_cast<char *>(base);
     counter = reinterpret_cast<unsigned long long *>(p);
     launches = reinterpret_cast<unsigned *>(p + 8);
-    aggregate = reinterpret_cast<FlaggedValue<Acc> *>(p + 16);
+    aggregate = reinterpret_cast<Slot *>(p + 16);
     inclusive = aggregate + tiles;
   }
   // Thread 0, before the block's first ticket: the launch's tag. (Acquire:
@@ -136,9 +137,7 @@ template <class Acc> struct LookbackWorkspace {
   }
   // The low word of a ticket drawn by a block that takes one (end_block).
   __device__ __forceinline__ static long long block_ticket(long long ticket) { return ticket & 0xffffffffLL; }
-  __device__ __forceinline__ void publish(FlaggedValue<Acc> *at, Acc v) const {
-    store_flagged(at, FlaggedValue<Acc>::of(v, tag));
-  }
+  __device__ __forceinline__ void publish(Slot *at, Acc v) const { store_published(at, v, tag); }
 
 private:
   // Every block is done with the counter: zero it for the next launch, then
@@ -174,12 +173,13 @@ template <class P, class Plan> struct LookbackTilePlace {
 
 template <class P, class Plan> struct LookbackShared {
   typedef PlainMonoid<typename P::Op, typename P::Acc> M;
+  typedef PublishedParts<typename P::Acc> Parts;
   BlockScanStorage<M, Plan::kThreads> storage;
   long long id;
-  unsigned tag;                                        // the launch's (LookbackWorkspace)
-  typename P::Acc prefix;                              // the tile's (one reading warp)
-  typename P::Acc window_totals[Plan::kLookbackWarps]; // one per reading warp (several)
-  typename P::Acc base;                                // the window's base, when has_base
+  unsigned tag;                                                     // the launch's (LookbackWorkspace)
+  typename P::Acc prefix;                                           // the tile's (one reading warp)
+  typename Parts::Part window_totals[Plan::kLookbackWarps];         // one per reading warp (several)
+  typename Parts::Part base[Parts::kParts];                         // the window's base, when has_base
   int has_base;
 };
 
@@ -192,11 +192,23 @@ template <class P, class Plan> struct LookbackShared {
 // issues every load of a round before any is checked, so a round costs one
 // memory latency, and a caller may do other work between load() and
 // warp_total(). More warps widen the window without more registers a thread.
+//
+// A value published in parts (PublishedParts: a group of over 32 bytes of
+// packed lanes) gives each part N / kParts warps of its own: the window is
+// then W = 32 N K / kParts tiles, and every part's readers read only their
+// part (the first of them its base), so each holds what a whole value of
+// 32 bytes would take.
 template <class M, int K, int N> struct LookbackWindow {
   typedef typename M::Value Acc;
-  typedef FlaggedValue<Acc> Flagged;
+  typedef PublishedParts<Acc> Parts;
+  static constexpr int kParts = Parts::kParts;
+  typedef typename Parts::Part Part;
+  typedef typename PartMonoid<M>::type PM; // (M where whole)
+  typedef FlaggedValue<Part> Flagged;
+  static_assert(N % kParts == 0, "each part its own reading warps");
   static constexpr int kReaders = 32 * N;
-  static constexpr long long W = (long long)kReaders * K; // the fixed window, in tiles
+  static constexpr int kPartReaders = kReaders / kParts;
+  static constexpr long long W = (long long)kPartReaders * K; // the fixed window, in tiles
   const Flagged *window;
   const Flagged *base; // null when the tile's row starts inside the window
   unsigned valid;      // bit k: the reader's k-th tile is before the tile, in its row
@@ -205,19 +217,20 @@ template <class M, int K, int N> struct LookbackWindow {
 
   __device__ __forceinline__ LookbackWindow(const LookbackWorkspace<Acc> &ws, long long id, long long row_first,
                                             int reader) {
+    const int part = kParts == 1 ? 0 : reader / kPartReaders, g = kParts == 1 ? reader : reader % kPartReaders;
     const long long base_id = id - W;
-    const long long first = base_id + 1 + reader;
-    window = ws.aggregate + first;
+    const long long first = base_id + 1 + g;
+    window = part_of<Acc>(ws.aggregate + first, part);
     tag = ws.tag;
     // Tags are never 0, so none() never reads as ready: the first round's
     // loads are unconditional, and the compiler issues them as early as
     // a constant tag let it.
     __builtin_assume(tag != 0);
-    base = reader == 0 && base_id >= row_first ? ws.inclusive + base_id : nullptr;
+    base = g == 0 && base_id >= row_first ? part_of<Acc>(ws.inclusive + base_id, part) : nullptr;
     valid = 0;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      const long long t = first + (long long)k * kReaders;
+      const long long t = first + (long long)k * kPartReaders;
       valid |= (t >= row_first && t < id ? 1u : 0u) << k;
       seen[k] = Flagged::none();
     }
@@ -230,7 +243,7 @@ template <class M, int K, int N> struct LookbackWindow {
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if ((valid >> k & 1) && !seen[k].ready(tag))
-        seen[k] = load_flagged(window + (long long)k * kReaders);
+        seen[k] = load_flagged(window + (long long)k * kPartReaders * kParts);
     if (base && !base_value.ready(tag))
       base_value = load_flagged(base);
   }
@@ -248,16 +261,36 @@ template <class M, int K, int N> struct LookbackWindow {
   // fixed (WindowFold; the caller then folds the warps' totals and the
   // base), so results do not depend on timing; the ops commute, so it need
   // not be the tiles' order.
-  __device__ __forceinline__ Acc warp_total() {
+  __device__ __forceinline__ Part warp_total() {
     while (!ready()) {
       __nanosleep(32);
       load();
     }
-    Acc values[K];
+    Part values[K];
 #pragma unroll
     for (int k = 0; k < K; ++k)
       values[k] = seen[k].value();
-    return WindowFold<M>::warp_total(values, valid);
+    return WindowFold<PM>::warp_total(values, valid);
+  }
+
+  // The tile's prefix from the reading warps' totals (in warp order: each
+  // part's warps in turn) and each part's base.
+  static __device__ __forceinline__ Acc prefix(const Part (&totals)[N], bool has_base, const Part (&bases)[kParts]) {
+    if constexpr (kParts == 1) {
+      return WindowFold<M>::prefix(totals, has_base, bases[0]);
+    } else {
+      constexpr int kWarps = N / kParts;
+      Acc r;
+#pragma unroll
+      for (int q = 0; q < kParts; ++q) {
+        Part t[kWarps];
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w)
+          t[w] = totals[q * kWarps + w];
+        Parts::put(r, q, WindowFold<PM>::prefix(t, has_base, bases[q]));
+      }
+      return r;
+    }
   }
 };
 
@@ -287,6 +320,7 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
   Acc prefix;
   if constexpr (N == 1) {
     // One reading warp: thread 0 publishes before the barrier.
+    static_assert(Window::kParts == 1, "a value in parts has a warp a part");
     if (threadIdx.x < 32) {
       const Acc totals[1] = {window.warp_total()};
       if (threadIdx.x == 0) {
@@ -303,16 +337,18 @@ __device__ __forceinline__ typename P::Acc lookback_prefix(long long id, Lookbac
     // among the readers would let thread 0 publish before the block barrier,
     // but compute-sanitizer's racecheck reports hazards across it.)
     if (threadIdx.x < Window::kReaders) {
-      const Acc total = window.warp_total();
+      const typename Window::Part total = window.warp_total();
       if ((threadIdx.x & 31) == 0)
         sh.window_totals[threadIdx.x >> 5] = total;
-      if (threadIdx.x == 0) {
+      if (threadIdx.x == 0)
         sh.has_base = window.base != nullptr;
-        sh.base = window.base ? window.base_value.value() : M::identity();
-      }
+      // Each part's first reader: its base.
+      const int part = Window::kParts == 1 ? 0 : int(threadIdx.x) / Window::kPartReaders;
+      if (int(threadIdx.x) == part * Window::kPartReaders)
+        sh.base[part] = window.base ? window.base_value.value() : Window::PM::identity();
     }
     __syncthreads();
-    prefix = WindowFold<M>::prefix(sh.window_totals, sh.has_base != 0, sh.base);
+    prefix = Window::prefix(sh.window_totals, sh.has_base != 0, sh.base);
     if (threadIdx.x == 0)
       ws.publish(ws.inclusive + id, ChainMonoid<M>::type::combine(prefix, total_of_tile));
   }
@@ -476,7 +512,8 @@ template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
   typedef LookbackStages<P, Plan> Stages;
   static constexpr bool kReload = Stages::kCanStageOutput && !Stages::kShiftedStages &&
                                   sizeof(typename P::In) == sizeof(typename P::Out) &&
-                                  Plan::kLaneWidth * sizeof(typename P::Unpacked::Acc) > 8;
+                                  (Plan::kLaneWidth * sizeof(typename P::Unpacked::Acc) > 8 ||
+                                   PublishedParts<typename P::Acc>::kParts > 1);
   typedef LaneThreadAgent<P, Plan::kThreads, I, Plan::kLaneWidth, kReload> Agent;
   static_assert(Agent::kTileItems == lookback_tile_items<Plan>(), "the tile the look-back counts");
   typedef typename Agent::Acc Item;

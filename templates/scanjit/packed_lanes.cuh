@@ -12,6 +12,7 @@
 #pragma once
 
 #include "scanjit/element_io.cuh"
+#include "scanjit/flagged_value.cuh"
 #include "scanjit/geometry.cuh"
 #include "scanjit/monoid.cuh"
 
@@ -85,6 +86,40 @@ template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_down(Lanes
 template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_idx(Lanes<T, C> x, int lane) {
   return each_lane(x, [lane](T v) { return shfl_idx(v, lane); });
 }
+
+// A group of over 32 bytes publishes its lanes in parts of 32 bytes
+// (flagged_value.cuh), each of C / kParts adjacent lanes (the planner
+// checks that they divide: packedLanes() in compiler/Planner.cpp).
+template <class T, int C, bool kSplit = (sizeof(Lanes<T, C>) > 32)> struct LanesParts {
+  static constexpr int kParts = 1;
+  typedef Lanes<T, C> Part;
+  static __device__ __forceinline__ Part part(const Lanes<T, C> &v, int) { return v; }
+  static __device__ __forceinline__ void put(Lanes<T, C> &v, int, const Part &p) { v = p; }
+};
+template <class T, int C> struct LanesParts<T, C, true> {
+  static constexpr int kParts = int(sizeof(Lanes<T, C>)) / 32;
+  static_assert(kParts * 32 == int(sizeof(Lanes<T, C>)) && C % kParts == 0, "whole parts of 32 bytes");
+  static constexpr int kPartLanes = C / kParts;
+  typedef Lanes<T, kPartLanes> Part;
+  static __device__ __forceinline__ Part part(const Lanes<T, C> &v, int q) {
+    Part p;
+#pragma unroll
+    for (int c = 0; c < kPartLanes; ++c)
+      p.v[c] = v.v[q * kPartLanes + c];
+    return p;
+  }
+  static __device__ __forceinline__ void put(Lanes<T, C> &v, int q, const Part &p) {
+#pragma unroll
+    for (int c = 0; c < kPartLanes; ++c)
+      v.v[q * kPartLanes + c] = p.v[c];
+  }
+};
+template <class T, int C> struct PublishedParts<Lanes<T, C>> : LanesParts<T, C> {};
+// The lane-wise monoid of a part's lanes.
+template <class Op, class Acc, int C> struct PartMonoid<PlainMonoid<LanesOp<Op, Acc, C>, Lanes<Acc, C>>> {
+  static constexpr int kPartLanes = sizeof(typename PublishedParts<Lanes<Acc, C>>::Part) / sizeof(Acc);
+  typedef PlainMonoid<LanesOp<Op, Acc, kPartLanes>, Lanes<Acc, kPartLanes>> type;
+};
 
 // A line dim with its strides counted in items of C elements (the planner
 // checks that they divide: packedLanes() in compiler/Planner.cpp).

@@ -52,15 +52,16 @@ const FamilyShape kFittedPanelFamilies[] = {
     {KernelFamily::Column, "[4,5003,150] dim=1"},
 };
 
-// Narrow columns on the 16-byte grid, packed into one row of items of 2, 4
-// and 8 lanes (packed_lanes.cuh: Lanes items, a thread a lane, or a word of
-// lanes a thread, lane_threads.cuh, whose 16-byte items scan again from
-// their stage rather than spill): every op and dtype, plain, masked, and
-// reverse exclusive.
+// Narrow columns on the 16-byte grid, packed into one row of items of 2, 4,
+// 8 and 16 lanes (packed_lanes.cuh: Lanes items, a thread a lane, or a word
+// of lanes a thread, lane_threads.cuh, whose 16-byte items scan again from
+// their stage rather than spill; 16 lanes' 64 bytes published in parts):
+// every op and dtype, plain, masked, and reverse exclusive.
 const FamilyShape kPackedFamilies[] = {
     {KernelFamily::RowLookback, "[300000,2] dim=0"},
     {KernelFamily::RowLookback, "[300000,4] dim=0"},
     {KernelFamily::RowLookback, "[300000,8] dim=0"},
+    {KernelFamily::RowLookback, "[300000,16] dim=0"},
 };
 
 // Exceptions to "no spills", each held to the spills seen when it was
@@ -82,12 +83,25 @@ const FamilyShape kPackedFamilies[] = {
 //   @2 1.78 -> 1.53), but lost on u8, which holds its slice in 158
 //   registers without spilling (prod u8[7672,1815] mask @1 1.67 -> 1.89),
 //   and i8 went either way ([22740,508] @1 1.38 -> 1.49; BENCHMARKS.md).
+// - measured and kept: 16 lanes published in parts, as lane threads: masked
+//   4-byte elements at 13 items spill 72-128 stores, bytes' max and min at
+//   15 items 16-20; both beat the items that spill none (H200, x copy, 11
+//   -> 13 items: max i32[1048576,16] dim=0 mask 3.04 -> 2.77, sum f32
+//   [4194304,16] mask reverse 3.05 -> 2.87; 13 -> 15: max u8[1048576,16]
+//   5.23 -> 4.50; BENCHMARKS.md, forty-second pass).
 // (Masked max of bool in 4-lane Lanes items spilled 4 stores; as lane
 // threads, which masked byte items now take, it spills none.)
 bool acceptedSpill(const std::string &spec, const KernelResources &r) {
   auto has = [&](const char *token) { return spec.find(token) != std::string::npos; };
   const bool byteSumOrProduct = (spec.rfind("sum ", 0) == 0 || spec.rfind("prod ", 0) == 0) &&
                                 (has(" u8[") || has(" i8[") || has(" bool["));
+  if (has(kPackedFamilies[3].shape)) {
+    const bool byteOrder = (spec.rfind("max ", 0) == 0 || spec.rfind("min ", 0) == 0) &&
+                           (has(" u8[") || has(" i8[") || has(" bool["));
+    const bool masked4Byte = has(" mask") && (has(" f32[") || has(" i32["));
+    return (masked4Byte && r.spillStores <= 128 && r.stackBytes <= 128) ||
+           (byteOrder && !has(" mask") && r.spillStores <= 20 && r.stackBytes <= 24);
+  }
   if (has(kFittedPanelFamilies[1].shape)) // (tiles of whole rows for 1-byte elements)
     return byteSumOrProduct && r.spillStores <= 36 && r.stackBytes <= 40;
   if (has(kFittedPanelFamilies[0].shape))
