@@ -711,13 +711,17 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
     const int width = laneThreadWidth(spec, packed, tuning);
     const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
-    // (A group published in parts takes words of lanes wherever it can:
-    // unpacked, its lines ran 10-12x copy; H200, shifted stages, sum f16
-    // [1048576,16] dim=0 @1 10.7 -> 3.5, max u8[4194304,16] mask @1 11.6
-    // -> 4.6, BENCHMARKS.md.)
+    // (A group published in parts takes lane threads wherever they tile a
+    // warp and hold words of lanes or elements of 4 bytes or more: unpacked,
+    // its lines ran 4-12x copy; shifted stages, H200, sum f16[1048576,16]
+    // dim=0 @1 10.7 -> 3.5, max u8[4194304,16] mask @1 11.6 -> 4.6; H100,
+    // sum f64[1048576,8] @1 3.98 -> 2.25, BENCHMARKS.md. Narrower elements
+    // a lane a thread, byte sums into i64, are untimed: unpacked.)
     const bool inParts = publishedParts(spec, packed) > 1;
+    const bool partsTakeLaneThreads =
+        inParts && (width > 1 || dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes);
     plan.laneThreads =
-        pickFlag(tuning.laneThreads, (inParts && width > 1) || laneThreadsPay(spec, packed, width, shifted)) &&
+        pickFlag(tuning.laneThreads, partsTakeLaneThreads || laneThreadsPay(spec, packed, width, shifted)) &&
         32 % (packed / width) == 0; // (whole groups of threads tile a warp)
     plan.laneWidth = plan.laneThreads ? width : 1;
     // (A group published in parts as Lanes items: every thread would hold
@@ -732,11 +736,12 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       const bool untimedManyThreadsAnItem = !arch.timed && packed / plan.laneWidth >= 4;
       const bool bytes = byteElements(spec);
       const bool maskedWide = spec.mask && itemBytes > 8;
+      const bool partsItems = inParts && !(spec.mask && plan.laneWidth == 1); // (a lane a thread, masked: 11)
       items = pick(tuning.items, maskedWide ? (bytes ? policy::ColumnPolicy::kLaneThreadMaskedWideByteItems
                                                      : policy::ColumnPolicy::kLaneThreadMaskedWideItems)
                                  : untimedManyThreadsAnItem ? policy::ColumnPolicy::kLaneThreadUntimedManyThreadsItems
                                  : bytes                    ? policy::ColumnPolicy::kLaneThreadByteItems
-                                 : inParts                  ? policy::ColumnPolicy::kLaneThreadPartsItems
+                                 : partsItems               ? policy::ColumnPolicy::kLaneThreadPartsItems
                                                             : policy::ColumnPolicy::kLaneThreadItems);
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));

@@ -317,11 +317,11 @@ struct ColumnPolicy {
   // first spilled (bf16 x 8: 3860 stores); in blocks of 256 they do not.
   static constexpr int kMaxPackedBytes = 32;
   // Groups of more, up to this many bytes of accumulators, in whole parts
-  // of kMaxPackedBytes (f32 x 16, max u8 x 16 in i32), are packed where
-  // lane threads scan them: the look-back publishes each part apart and
-  // reads it with warps of its own (PublishedParts, flagged_value.cuh).
-  // Unpacked, a block scanned and chained a tile step's 16 lines one by
-  // one: 5-12x copy (H100, BENCHMARKS.md).
+  // of kMaxPackedBytes (f32 x 16, max u8 x 16 in i32, f64 x 8), are packed
+  // where lane threads scan them: the look-back publishes each part apart
+  // and reads it with warps of its own (PublishedParts, flagged_value.cuh).
+  // Unpacked, a block scanned and chained a tile step's 8 or 16 lines one
+  // by one: 3.5-12x copy (H100, BENCHMARKS.md).
   static constexpr int kMaxSplitPackedBytes = 64;
   // A packed tile: about this much input, within this many bytes of
   // accumulators a thread (f64 x 2: 4 items 1.5 of copy, 2 items 2.2).
@@ -405,6 +405,9 @@ struct ColumnPolicy {
   // f32[1048576,16] dim=0 3.25 -> 2.89, max i32[1048576,16] dim=0 mask 3.04
   // -> 2.77, sum f16[1048576,16] 3.22 -> 2.90; 15 items spilled 148-448
   // stores, and bytes at 15 items (12 stores) ran 4.50 against 13's 5.23).
+  // 8-byte lanes a thread each (f64/i64 x 8) too (H100, 13 items: sum f64
+  // [1048576,8] 2.21, 11: 2.47; max i64 reverse 1.62 against 1.80), but
+  // with a mask, where 13 spilled 80-240 stores: 11 (max f64 mask 1.79).
   static constexpr int kLaneThreadPartsItems = 13;
   static constexpr int kLaneThreadMaskedWideByteItems = 13;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more

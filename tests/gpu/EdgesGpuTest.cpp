@@ -461,8 +461,9 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
   // shared memory (lookback_lanes.cuh). No stages, any alignment: costly
-  // combines, and groups of over 32 bytes of accumulators that lane threads
-  // do not scan in parts of 32 bytes (8-byte elements, 40 or 48 bytes).
+  // combines, and groups of over 32 bytes of accumulators that are not
+  // whole parts of 32 bytes (40, 48, 56 bytes), or whose lanes a thread
+  // each would be narrower than 4 bytes (byte sums, in 8 bytes).
   // (Cheap combines of narrower groups are packed: the next test; groups
   // in parts: PackedLanesPublishedInParts. A view with no
   // contiguous dim at a stride of 16 bytes or less stages its dense spans:
@@ -471,10 +472,10 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
       "logsumexp f32[300001,2] dim=0 reverse", "sum f64[100001,5] dim=0 mask",
       "logsumexp f64[2,100001,3] dim=1 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
       "logsumexp f32[4,100000,3] dim=1",     "sum i32[100001,5] dim=0 reverse",
-      "max f64[150001,8] dim=0 reverse",     "sum u8[500000,1] dim=0 strides=[7,1]",
-      "max i64[100000,8] dim=0 reverse exclusive", "max f64[100001,6] dim=0 mask exclusive",
+      "max f64[150001,6] dim=0 reverse",     "sum u8[500000,1] dim=0 strides=[7,1]",
+      "max i64[100000,7] dim=0 reverse exclusive", "max f64[100001,6] dim=0 mask exclusive",
       "sum f32[100000,12] dim=0 mask reverse",  "logsumexp f32[60000,16] dim=0 exclusive",
-      "sum f64[80000,8] dim=0",                 "sum u8[200000,8] dim=0 mask",
+      "sum f32[80000,10] dim=0",                "sum u8[200000,8] dim=0 mask",
   };
   for (const std::string &s : specs)
     if (s.find("strides") == std::string::npos)
@@ -657,13 +658,13 @@ TEST(Edges, PackedLanesAWordAThread) {
 
 TEST(Edges, PackedLanesPublishedInParts) {
   SCANJIT_REQUIRE_GPU();
-  // Groups of 16 lanes, 64 bytes of accumulators, that the look-back
+  // Groups of 64 bytes of accumulators (16 lanes of 4-, 2- and 1-byte
+  // elements, 8 of 8-byte ones, a lane a thread) that the look-back
   // publishes in two parts of 32 bytes, each read by warps of its own
-  // (PublishedParts, flagged_value.cuh): 4-, 2- and 1-byte elements, masks,
-  // both directions, exclusive, lines of a 3-D tensor, odd lengths and
-  // windows whose base lies in the row; each on the grid, with the output
-  // three elements in, and with the input and mask off the grid (shifted
-  // stages, or unpacked lines where lane threads do not pay there).
+  // (PublishedParts, flagged_value.cuh): masks, both directions, exclusive,
+  // lines of a 3-D tensor, odd lengths and windows whose base lies in the
+  // row; each on the grid, with the output three elements in, and with the
+  // input and mask off the grid (shifted stages).
   const std::vector<std::string> specs = {
       "sum f32[100003,16] dim=0",
       "max i32[90001,16] dim=0 mask reverse",
@@ -673,11 +674,17 @@ TEST(Edges, PackedLanesPublishedInParts) {
       "sum f16[120001,16] dim=0 mask reverse",
       "max bf16[100000,16] dim=0 reverse exclusive",
       "prod f32[60001,16] dim=0",
+      "sum f64[100003,8] dim=0 reverse",
+      "max f64[90001,8] dim=0 mask exclusive",
+      "min i64[120000,8] dim=0",
+      "sum i32[100001,8] dim=0 mask",
+      "prod i32[90001,8] dim=0 reverse",
+      "prod f64[70001,8] dim=0 mask",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(s, plan));
-    EXPECT_EQ(plan.packedLanes, 16) << s;
+    EXPECT_EQ(plan.packedLanes, s.find(",8]") != std::string::npos ? 8 : 16) << s;
     EXPECT_TRUE(plan.laneThreads) << s;
     EXPECT_GT(plan.stages, 0) << s;
     EXPECT_EQ(plan.lookbackWarps % 2, 0) << s << ": warps of each part";

@@ -1104,8 +1104,7 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   for (const char *text : {"sum f32[1048576,2] dim=0 strides=[3,1]", // rows not whole groups
                            "logsumexp f32[1048576,2] dim=0",          // a costly combine
                            "sum f64[1048576,5] dim=0",        // 40 bytes of accumulators
-                           "sum f32[1048576,12] dim=0",       // 48: not whole parts of 32
-                           "sum f64[1048576,8] dim=0"})       // 64 in parts, but 8-byte lanes: no lane threads
+                           "sum f32[1048576,12] dim=0"})      // 48: not whole parts of 32
     EXPECT_EQ(plan(text).stages, 0) << text;
   // Groups of 17 to 32 bytes pack in blocks of 256 (128 registers a thread).
   for (const char *text : {"max f32[2097152,6] dim=0", "sum f64[1048576,3] dim=0", "sum i32[1048576,4] dim=0 reverse"}) {
@@ -1116,21 +1115,23 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   }
 }
 
-// Groups of 33 to 64 bytes of accumulators in whole parts of 32 bytes, of
-// lanes of at most 4-byte accumulators (f32 x 16, max u8 x 16 in i32),
-// are packed for lane threads of words of lanes, the look-back publishing
-// each part apart with whole warps of its own; on the grid or not.
+// Groups of 33 to 64 bytes of accumulators in whole parts of 32 bytes
+// (f32 x 16, max u8 x 16 in i32, f64 x 8) are packed for lane threads (of
+// words of lanes where the accumulators are 4 bytes), the look-back
+// publishing each part apart with whole warps of its own; on the grid or
+// not.
 TEST(Planner, SixteenLanesPublishInParts) {
   const std::tuple<const char *, int, int> cases[] = {
       {"sum f32[1048576,16] dim=0", 2, 13},           {"max i32[1048576,16] dim=0 mask", 2, 13},
       {"sum f16[1048576,16] dim=0", 4, 13},           {"max bf16[2097152,16] dim=0 mask", 4, 9},
       {"max u8[1048576,16] dim=0", 4, 15},            {"max u8[4194304,16] dim=0 mask", 4, 13},
-      {"min f32[3,700001,16] dim=1 reverse", 2, 13}};
+      {"min f32[3,700001,16] dim=1 reverse", 2, 13}, {"sum f64[1048576,8] dim=0", 1, 13},
+      {"max i64[1048576,8] dim=0 reverse", 1, 13},    {"max f64[1048576,8] dim=0 mask", 1, 11}};
   PlanTuning offGrid;
   offGrid.offGrid = 1;
   for (const auto &[text, width, items] : cases)
     for (const KernelPlan &p : {plan(text), planKernel(mustParse(text), offGrid)}) {
-      EXPECT_EQ(p.packedLanes, 16) << text;
+      EXPECT_EQ(p.packedLanes, width == 1 ? 8 : 16) << text;
       EXPECT_TRUE(p.laneThreads) << text;
       EXPECT_EQ(p.laneWidth, width) << text;
       EXPECT_EQ(p.items, items) << text;
@@ -1286,10 +1287,10 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
   EXPECT_EQ(two.stages, 0);
   EXPECT_EQ(two.grid, 1048576 / (512 * 4) + 1);
   EXPECT_EQ(two.sharedBytes, 2 * (2048 * 2 * 4) + 16 + 64);
-  KernelPlan eight = plan("sum f64[1048576,8] dim=0"); // 64-byte rows: 128-thread blocks, 64 KB of rows
-  EXPECT_EQ(eight.family, KernelFamily::RowLookback);
-  EXPECT_EQ(eight.threads, 128);
-  EXPECT_EQ(eight.sharedBytes, 2 * (512 * 8 * 8) + 16 + 64);
+  KernelPlan seven = plan("sum f64[1048576,7] dim=0"); // 56-byte rows: 128-thread blocks, 56 KB of rows
+  EXPECT_EQ(seven.family, KernelFamily::RowLookback);
+  EXPECT_EQ(seven.threads, 128);
+  EXPECT_EQ(seven.sharedBytes, 2 * (512 * 7 * 8) + 16 + 64);
   EXPECT_EQ(plan("sum f32[1048576,17] dim=0").family, KernelFamily::Column);             // 17 columns
   EXPECT_EQ(planKernel(mustParse("sum f32[1048576,2] dim=0"), {}, Target{80}).stages, 0); // no bulk copies: not packed
   EXPECT_EQ(plan("sum f16[1048576,32] dim=0").family, KernelFamily::Column);             // 32 columns
