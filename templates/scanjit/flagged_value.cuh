@@ -58,12 +58,12 @@ template <class Acc> struct alignas(int(sizeof(Acc)) % 8 == 0 ? 16 : 8) FlaggedV
 // How a look-back publishes a value: whole where it fits a FlaggedValue,
 // else (a group of over 32 bytes of packed lanes: packed_lanes.cuh) in
 // kParts parts of at most 32 bytes, each read by reading warps of its own,
-// so a reader holds a part's words rather than the whole group's.
+// so a reader holds a part's words rather than the whole group's. A split
+// value's specialization also gives part(v, q) and put(v, q, p), which only
+// split values use.
 template <class Acc> struct PublishedParts {
   static constexpr int kParts = 1;
   typedef Acc Part;
-  static __device__ __forceinline__ Part part(const Acc &v, int) { return v; }
-  static __device__ __forceinline__ void put(Acc &v, int, const Part &p) { v = p; }
 };
 // The monoid of a part, given the whole value's.
 template <class M> struct PartMonoid {

@@ -93,8 +93,6 @@ template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_idx(Lanes<
 template <class T, int C, bool kSplit = (sizeof(Lanes<T, C>) > 32)> struct LanesParts {
   static constexpr int kParts = 1;
   typedef Lanes<T, C> Part;
-  static __device__ __forceinline__ Part part(const Lanes<T, C> &v, int) { return v; }
-  static __device__ __forceinline__ void put(Lanes<T, C> &v, int, const Part &p) { v = p; }
 };
 template <class T, int C> struct LanesParts<T, C, true> {
   static constexpr int kParts = int(sizeof(Lanes<T, C>)) / 32;
