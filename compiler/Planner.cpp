@@ -145,11 +145,17 @@ int64_t rowsFillingWholeWords(const ScanSpec &spec, int64_t L) {
 // which pipeline). 0 when the block is too small to pay for them or not
 // even kMinStages fit.
 int bulkStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan,
-               int maxStages, int budgetBytes) {
+               int maxStages, int budgetBytes, int smBlocks = 0) {
   if (!arch.bulkCopy || plan.threads < 64)
     return 0;
-  const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages),
-                                           budgetBytes / stageBytes(spec, plan));
+  // Plans sized for `smBlocks` blocks an SM (a tuned occupancy, or a policy
+  // of fewer, larger blocks) share the SM's shared memory instead.
+  const int blocks = pick(tuning.occupancy, smBlocks);
+  const int64_t budget = blocks ? std::min(arch.maxDynamicSharedBytes,
+                                           arch.sharedBytesPerSm / blocks -
+                                               policy::StagePolicy::kReservedSharedBytesPerBlock)
+                                : budgetBytes;
+  const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages), budget / stageBytes(spec, plan));
   return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
 }
 
@@ -346,8 +352,10 @@ int publishedParts(const ScanSpec &spec, int64_t lanes) {
 // contiguous row of items of that many elements, on the 16-byte grid
 // (packedLanes() checked); strided lines stage their tiles' dense spans
 // (spanStaged) or load their items at the stride.
+// `smBlocks`: blocks an SM the plan's registers and stages are sized for
+// (0: the look-back policy's).
 void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
-                  int64_t rows, int threads, int items, bool contiguousRows = true) {
+                  int64_t rows, int threads, int items, bool contiguousRows = true, int smBlocks = 0) {
   plan.family = KernelFamily::RowLookback;
   plan.threads = threads;
   plan.items = items;
@@ -398,7 +406,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   // Large tiles whose spans halved the block keep the SM's threads in
   // flight, as far as shared memory lets them (fittingMinBlocks).
   const int largeTileBlocks = policy::LookbackPolicy::kLargeTileBlocksPerSm * std::max(1, threads / plan.threads);
-  plan.minBlocksPerSm = pick(tuning.occupancy, smallTile ? fit : largeTileBlocks);
+  plan.minBlocksPerSm = pick(tuning.occupancy, smBlocks ? smBlocks : smallTile ? fit : largeTileBlocks);
   // A lane of every warp reads the window where a value a lane is all the
   // registers allow (packed lanes: 4 values of 4 lanes spilled 88 stores).
   const bool everyWarpReads = lean || lanes > 1;
@@ -415,7 +423,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.stages = contiguousRows || spans
                     ? bulkStages(arch, spec, tuning, plan,
                                  lean ? policy::LookbackPolicy::kLeanStages : policy::LookbackPolicy::kStages,
-                                 policy::StagePolicy::kLookbackBudgetBytes)
+                                 policy::StagePolicy::kLookbackBudgetBytes, smBlocks)
                     : 0;
   plan.edges = (plan.edges || spans) && plan.stages > 0;
   plan.sharedBytes = pipelineSharedBytes(spec, plan);
@@ -746,6 +754,24 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
       items = pick(tuning.items, packedLanesItems(spec, threads, packed));
+    }
+    // Lane threads of groups in parts, and of 32-byte groups on the grid in
+    // problems of many tiles: one block an SM of large tiles where its
+    // shared memory holds their stages (ColumnPolicy::kLaneThreadOneBlock*),
+    // else the smaller blocks' plan.
+    const bool oneBlockGroup =
+        inParts || (packed * accBytes >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes && !shifted &&
+                    plan.geometry.scan.size * (rows / packed) >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems);
+    if (plan.laneThreads && oneBlockGroup && !tuning.occupancy) {
+      KernelPlan oneBlock = plan;
+      planLookback(arch, spec, tuning, oneBlock, rows / packed, threads,
+                   pick(tuning.items, shifted ? policy::ColumnPolicy::kLaneThreadOneBlockShiftedItems
+                                              : policy::ColumnPolicy::kLaneThreadOneBlockItems),
+                   /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
+      if (oneBlock.stages >= policy::ColumnPolicy::kLaneThreadOneBlockMinStages) {
+        plan = oneBlock;
+        return true;
+      }
     }
     if (!partsAsItems)
       planLookback(arch, spec, tuning, plan, rows / packed, threads, items);

@@ -33,6 +33,9 @@ struct StagePolicy {
   static constexpr int kMinStages = 2;
   static constexpr int kBudgetBytes = 50 * 1024;         // dynamic shared memory per block (row): 4 KB stages of f32, 16 KB of i32->i64
   static constexpr int kLookbackBudgetBytes = 84 * 1024; // look-back: room for four 16 KB stages with their mask
+  // Static shared memory and the driver's own per-block share, kept free
+  // where stages are sized from the SM's shared memory (bulkStages).
+  static constexpr int kReservedSharedBytesPerBlock = 8 * 1024;
   static constexpr int kRowThreads = 128;       // row family when pipelined (tuned on H200: BENCHMARKS.md)
   // ... but log-sum-exp of f64, whose 8 items a thread each cost an exp and
   // a log, in blocks of 256 (H100, x copy, 128 -> 256: f64[1000,100003]
@@ -401,14 +404,51 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadMaskedWideItems = 9;
   static constexpr int kLaneThreadByteItems = 15;
   // Groups published in parts (kMaxSplitPackedBytes) but for the masked wide
-  // and byte items: 13 items, no spills (H200, x copy, 11 -> 13 items: sum
-  // f32[1048576,16] dim=0 3.25 -> 2.89, max i32[1048576,16] dim=0 mask 3.04
-  // -> 2.77, sum f16[1048576,16] 3.22 -> 2.90; 15 items spilled 148-448
-  // stores, and bytes at 15 items (12 stores) ran 4.50 against 13's 5.23).
-  // 8-byte lanes a thread each (f64/i64 x 8) too (H100, 13 items: sum f64
-  // [1048576,8] 2.21, 11: 2.47; max i64 reverse 1.62 against 1.80), but
+  // and byte items, where one block an SM does not hold three stages
+  // (kLaneThreadOneBlockItems): 13 items, no spills (H200, x copy, 11 -> 13
+  // items: sum f32[1048576,16] dim=0 3.25 -> 2.89, max i32[1048576,16] dim=0
+  // mask 3.04 -> 2.77, sum f16[1048576,16] 3.22 -> 2.90; 15 items spilled
+  // 148-448 stores, and bytes at 15 items (12 stores) ran 4.50 against 13's
+  // 5.23). 8-byte lanes a thread each (f64/i64 x 8) too (H100, 13 items: sum
+  // f64[1048576,8] 2.21, 11: 2.47; max i64 reverse 1.62 against 1.80), but
   // with a mask, where 13 spilled 80-240 stores: 11 (max f64 mask 1.79).
   static constexpr int kLaneThreadPartsItems = 13;
+  // Groups of kLaneThreadOneBlockGroupBytes of accumulators or more (those
+  // in parts and 8 lanes of 4 bytes), every kind, where the SM's shared
+  // memory holds three stages of them: one block an SM of
+  // kLaneThreadOneBlockItems items (shifted
+  // stages, which cannot scan their items again from the stage:
+  // ...ShiftedItems), its stages sized from the SM's shared memory. Two
+  // blocks of 128 registers held 9-15 items and tiles of 15-22 KB, whose two
+  // block barriers and look-back dominated (ncu, H200, max u8[1048576,16]:
+  // 38% of the cycles between issues at a block barrier, 25% of the issue
+  // slots busy). H200, x copy, two blocks then one of 23 items: max
+  // u8[1048576,16] 5.0 -> 3.3, mask [4194304,16] 4.0 -> 2.6, sum
+  // f32[1048576,16] 2.85 -> 2.03, [4194304,16] 2.9 -> 1.9, min
+  // i16[2097152,16] 2.9 -> 2.15 (21 items), sum f64[1048576,8] 2.85 -> 2.25
+  // (19 items). 23 items spill none on the grid on sm_90 and sm_100;
+  // shifted 2-byte and byte words spilled 164-192 stores at 23, none at 17.
+  // Groups of 32 bytes too, on the grid, from kLaneThreadOneBlockMinItems
+  // packed items (H200, x copy): sum f32[1048576,8] 2.0 -> 1.70 (A/B 2.05
+  // -> 1.87), [262144,8] 2.1 -> 1.7, [16777216,8] 2.95 -> 1.84, max
+  // u8[8388608,8] mask reverse 2.85 -> 2.22, max i16[4194304,8] reverse 2.16
+  // -> 1.79, max f32[7018342,8] mask 1.56 -> 1.26. Smaller problems lost
+  // (too few tiles for the SMs: sum f32[65536,8] 1.43 -> 1.96, max
+  // i8[65536,8] mask 1.57 -> 2.06), and so did shifted stages of 32-byte
+  // groups as often as they gained (min i32[21,30751,8] dim=1 @3 +7.6%,
+  // prod f32[48,50870,8] dim=1 @3 +8.1%, max i32[6669285,8] reverse @1
+  // -18.5%). Smaller groups did not gain (sum f32[4194304,4] 1.39 -> 1.39,
+  // f16[8388608,4] 1.52 -> 1.48, f64[8388608,2] 1.39 -> 1.37,
+  // f32[33554432,2] 1.18 -> 1.18), but for bytes (max u8[8388608,4] reverse
+  // 2.29 -> 2.04: untried as a rule). (sm_120's 100 KB an SM holds two
+  // stages of 16 f32 lanes: such plans keep the smaller blocks.)
+  // BENCHMARKS.md.
+  static constexpr int kLaneThreadOneBlockGroupBytes = 32;
+  static constexpr long long kLaneThreadOneBlockMinItems = 262144;
+  static constexpr int kLaneThreadOneBlockPerSm = 1;
+  static constexpr int kLaneThreadOneBlockItems = 23;
+  static constexpr int kLaneThreadOneBlockShiftedItems = 17;
+  static constexpr int kLaneThreadOneBlockMinStages = 3;
   static constexpr int kLaneThreadMaskedWideByteItems = 13;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by

@@ -1121,27 +1121,59 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
 // publishing each part apart with whole warps of its own; on the grid or
 // not.
 TEST(Planner, SixteenLanesPublishInParts) {
-  const std::tuple<const char *, int, int> cases[] = {
-      {"sum f32[1048576,16] dim=0", 2, 13},           {"max i32[1048576,16] dim=0 mask", 2, 13},
-      {"sum f16[1048576,16] dim=0", 4, 13},           {"max bf16[2097152,16] dim=0 mask", 4, 9},
-      {"max u8[1048576,16] dim=0", 4, 15},            {"max u8[4194304,16] dim=0 mask", 4, 13},
-      {"min f32[3,700001,16] dim=1 reverse", 2, 13}, {"sum f64[1048576,8] dim=0", 1, 13},
-      {"max i64[1048576,8] dim=0 reverse", 1, 13},    {"max f64[1048576,8] dim=0 mask", 1, 11}};
+  // Every kind takes one block an SM of 23 items where the SM's shared
+  // memory holds three stages of them; shifted stages (off the grid) 17.
+  const std::pair<const char *, int> cases[] = {
+      {"sum f32[1048576,16] dim=0", 2},           {"max i32[1048576,16] dim=0 mask", 2},
+      {"sum f16[1048576,16] dim=0", 4},           {"max bf16[2097152,16] dim=0 mask", 4},
+      {"max u8[1048576,16] dim=0", 4},            {"max u8[4194304,16] dim=0 mask", 4},
+      {"min f32[3,700001,16] dim=1 reverse", 2}, {"sum f64[1048576,8] dim=0", 1},
+      {"max i64[1048576,8] dim=0 reverse", 1},    {"max f64[1048576,8] dim=0 mask", 1}};
   PlanTuning offGrid;
   offGrid.offGrid = 1;
-  for (const auto &[text, width, items] : cases)
-    for (const KernelPlan &p : {plan(text), planKernel(mustParse(text), offGrid)}) {
+  for (const auto &[text, width] : cases)
+    for (const auto &[p, items] : {std::pair{plan(text), 23}, std::pair{planKernel(mustParse(text), offGrid), 17}}) {
       EXPECT_EQ(p.packedLanes, width == 1 ? 8 : 16) << text;
       EXPECT_TRUE(p.laneThreads) << text;
       EXPECT_EQ(p.laneWidth, width) << text;
       EXPECT_EQ(p.items, items) << text;
-      EXPECT_GT(p.stages, 0) << text;
+      EXPECT_EQ(p.minBlocksPerSm, 1) << text;
+      EXPECT_GE(p.stages, 3) << text;
       EXPECT_EQ(p.lookbackWarps % 2, 0) << text;
     }
+  // sm_120's 100 KB an SM holds two stages of 23 items of 16 f32 lanes: it
+  // keeps the plan of smaller blocks (9 items on an untimed arch).
+  const KernelPlan small = planKernel(mustParse("sum f32[1048576,16] dim=0"), {}, Target{120});
+  EXPECT_TRUE(small.laneThreads);
+  EXPECT_EQ(small.items, 9);
   // A tuning's odd count of reading warps rounds down to whole warps a part.
   PlanTuning threeWarps;
   threeWarps.lookbackWarps = 3;
   EXPECT_EQ(planKernel(mustParse("sum f32[1048576,16] dim=0"), threeWarps).lookbackWarps, 2);
+}
+
+// Lane threads of 32-byte groups (8 lanes of 4-byte accumulators) on the
+// grid take one block an SM of 23 items from 262144 packed items on; fewer
+// items (too few tiles for the SMs) and shifted stages keep the smaller
+// blocks (ColumnPolicy::kLaneThreadOneBlock*).
+TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
+  for (const char *text : {"sum f32[262144,8] dim=0", "max u8[8388608,8] dim=0 mask reverse",
+                           "max i16[4194304,8] dim=0 reverse", "max f32[36,39292,8] dim=1 reverse"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_TRUE(p.laneThreads) << text;
+    EXPECT_EQ(p.items, 23) << text;
+    EXPECT_EQ(p.minBlocksPerSm, 1) << text;
+    EXPECT_GE(p.stages, 3) << text;
+  }
+  PlanTuning offGrid;
+  offGrid.offGrid = 1;
+  for (const KernelPlan &p : {plan("sum f32[262143,8] dim=0"), planKernel(mustParse("sum f32[1048576,8] dim=0"), offGrid)}) {
+    EXPECT_TRUE(p.laneThreads);
+    EXPECT_EQ(p.items, 11);
+    EXPECT_EQ(p.minBlocksPerSm, 2);
+  }
+  // 16-byte groups keep the smaller blocks whatever their size.
+  EXPECT_EQ(plan("sum f32[16777216,4] dim=0").items, 11);
 }
 
 // Packed lanes are scanned by lane threads (lane_threads.cuh) where the
@@ -1153,14 +1185,14 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
   const std::tuple<const char *, int, int, int> words[] = {
       {"sum f32[1048576,2] dim=0", 2, 256, 11},        {"sum f32[4194304,4] dim=0 mask reverse", 2, 256, 11},
       {"max i32[300000,2] dim=0", 2, 256, 11},         {"max f32[4,100000,4] dim=1 exclusive", 2, 256, 11},
-      {"sum f32[2097152,8] dim=0", 2, 256, 11},        {"sum f16[8388608,4] dim=0", 4, 256, 11},
-      {"max i16[4194304,8] dim=0 reverse", 4, 256, 11},
+      {"sum f32[200000,8] dim=0", 2, 256, 11},         {"sum f16[8388608,4] dim=0", 4, 256, 11},
+      {"max i16[200000,8] dim=0 reverse", 4, 256, 11},
       // With a mask, over 8 bytes of accumulators an item: 9 items.
-      {"sum bf16[2097152,8] dim=0 mask", 4, 256, 9},
+      {"sum bf16[200000,8] dim=0 mask", 4, 256, 9},
       // Byte elements (4-byte words): 15 items, 13 masked over 8 bytes of
       // accumulators an item; two byte lanes as a 2-byte word.
-      {"max u8[8388608,4] dim=0", 4, 256, 15}, {"min i8[1048576,8] dim=0 exclusive", 4, 256, 15},
-      {"max u8[8388608,8] dim=0 mask reverse", 4, 256, 13}, {"min u8[16777216,2] dim=0", 2, 256, 15},
+      {"max u8[8388608,4] dim=0", 4, 256, 15}, {"min i8[200000,8] dim=0 exclusive", 4, 256, 15},
+      {"max u8[200000,8] dim=0 mask reverse", 4, 256, 13}, {"min u8[16777216,2] dim=0", 2, 256, 15},
       {"max i8[16777216,2] dim=0 mask", 2, 256, 15},
       // A byte item of one thread with a mask (16 bytes of accumulators).
       {"max u8[8388608,4] dim=0 mask", 4, 256, 13}};
@@ -1177,10 +1209,10 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
   // Untimed archs: 4 or more threads an item take 9 items (sm_100 spilled
   // at 11); fewer keep 11.
   auto planFor = [](const char *text, int sm) { return planKernel(mustParse(text), {}, Target{sm}); };
-  EXPECT_EQ(planFor("sum f32[2097152,8] dim=0", 100).items, 9);
-  EXPECT_EQ(planFor("max i32[2097152,8] dim=0 mask", 120).items, 9);
+  EXPECT_EQ(planFor("sum f32[200000,8] dim=0", 100).items, 9);
+  EXPECT_EQ(planFor("max i32[200000,8] dim=0 mask", 120).items, 9);
   EXPECT_EQ(planFor("sum f32[4194304,4] dim=0", 100).items, 11);
-  EXPECT_EQ(planFor("sum f32[2097152,8] dim=0", 90).items, 11);
+  EXPECT_EQ(planFor("sum f32[200000,8] dim=0", 90).items, 11);
   for (const char *text : {"sum f64[8388608,2] dim=0", "sum i32[300000,2] dim=0 exclusive", "prod i32[300000,2] dim=0"}) { // 8-byte accumulators
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
