@@ -85,32 +85,15 @@ const FamilyShape kPackedFamilies[] = {
 //   @2 1.78 -> 1.53), but lost on u8, which holds its slice in 158
 //   registers without spilling (prod u8[7672,1815] mask @1 1.67 -> 1.89),
 //   and i8 went either way ([22740,508] @1 1.38 -> 1.49; BENCHMARKS.md).
-// - measured and kept: 16 lanes published in parts, as lane threads: masked
-//   4-byte elements at 13 items spill 72-132 stores, bytes' max and min at
-//   15 items 16-20; both beat the items that spill none (H200, x copy, 11
-//   -> 13 items: max i32[1048576,16] dim=0 mask 3.04 -> 2.77, sum f32
-//   [4194304,16] mask reverse 3.05 -> 2.87; 13 -> 15: max u8[1048576,16]
-//   5.23 -> 4.50; BENCHMARKS.md, forty-second pass);
-// - measured and kept: 8 lanes of i32 summed in i64, a lane a thread, in
-//   parts, spill 60-96 stores and still beat the unpacked lines (H100, x
-//   copy: sum i32[1048576,8] dim=0 4.26 -> 2.66, mask reverse 3.89 ->
-//   2.87); their products spill 120-156 and are untimed.
+// (16 lanes published in parts and 8 lanes of i32 summed in i64 spilled
+// 16-156 stores in two blocks an SM of 13-15 items; in one block an SM of
+// 23, ColumnPolicy::kLaneThreadOneBlockItems, they spill none.)
 // (Masked max of bool in 4-lane Lanes items spilled 4 stores; as lane
 // threads, which masked byte items now take, it spills none.)
 bool acceptedSpill(const std::string &spec, const KernelResources &r) {
   auto has = [&](const char *token) { return spec.find(token) != std::string::npos; };
   const bool byteSumOrProduct = (spec.rfind("sum ", 0) == 0 || spec.rfind("prod ", 0) == 0) &&
                                 (has(" u8[") || has(" i8[") || has(" bool["));
-  if (has(kPackedFamilies[3].shape)) {
-    const bool byteOrder = (spec.rfind("max ", 0) == 0 || spec.rfind("min ", 0) == 0) &&
-                           (has(" u8[") || has(" i8[") || has(" bool["));
-    const bool masked4Byte = has(" mask") && (has(" f32[") || has(" i32["));
-    return (masked4Byte && r.spillStores <= 132 && r.stackBytes <= 128) ||
-           (byteOrder && !has(" mask") && r.spillStores <= 20 && r.stackBytes <= 24);
-  }
-  if (has(kPackedFamilies[2].shape))
-    return (spec.rfind("sum i32[", 0) == 0 || spec.rfind("prod i32[", 0) == 0) && r.spillStores <= 156 &&
-           r.stackBytes <= 160;
   if (has(kFittedPanelFamilies[1].shape)) // (tiles of whole rows for 1-byte elements)
     return byteSumOrProduct && r.spillStores <= 36 && r.stackBytes <= 40;
   if (has(kFittedPanelFamilies[0].shape))
