@@ -69,6 +69,7 @@ const FamilySpec kFamilySpecs[] = {
     {"row, log-sum-exp f32", "logsumexp f32[32768,32768] dim=1"},
     {"segmented", "sum f32[77777,333] dim=1"},
     {"packed lanes", "sum f32[8388608,2] dim=0"},
+    {"packed lanes in parts, one block an SM", "sum f32[1048576,16] dim=0"},
     {"strided", "sum f32[100,200] dim=1 strides=[1,100]"},
     {"max with indices", "max f32[4096,4096] dim=1 indices"},
 };
