@@ -760,7 +760,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // shared memory holds their stages (ColumnPolicy::kLaneThreadOneBlock*),
     // else the smaller blocks' plan.
     const bool oneBlockGroup =
-        inParts || (packed * accBytes >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes && !shifted &&
+        inParts || (packedGroupBytes(spec, packed) >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes && !shifted &&
                     plan.geometry.scan.size * (rows / packed) >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems);
     if (plan.laneThreads && oneBlockGroup && !tuning.occupancy) {
       KernelPlan oneBlock = plan;

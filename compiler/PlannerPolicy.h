@@ -33,8 +33,9 @@ struct StagePolicy {
   static constexpr int kMinStages = 2;
   static constexpr int kBudgetBytes = 50 * 1024;         // dynamic shared memory per block (row): 4 KB stages of f32, 16 KB of i32->i64
   static constexpr int kLookbackBudgetBytes = 84 * 1024; // look-back: room for four 16 KB stages with their mask
-  // Static shared memory and the driver's own per-block share, kept free
-  // where stages are sized from the SM's shared memory (bulkStages).
+  // Kept free of stages where they are sized from the SM's shared memory
+  // (bulkStages): the block's static shared memory, its stages' barriers
+  // (pipelineSharedBytes) and the driver's kSharedBytesPerBlockReserved.
   static constexpr int kReservedSharedBytesPerBlock = 8 * 1024;
   static constexpr int kRowThreads = 128;       // row family when pipelined (tuned on H200: BENCHMARKS.md)
   // ... but log-sum-exp of f64, whose 8 items a thread each cost an exp and
@@ -416,9 +417,9 @@ struct ColumnPolicy {
   // Groups of kLaneThreadOneBlockGroupBytes of accumulators or more (those
   // in parts and 8 lanes of 4 bytes), every kind, where the SM's shared
   // memory holds three stages of them: one block an SM of
-  // kLaneThreadOneBlockItems items (shifted
-  // stages, which cannot scan their items again from the stage:
-  // ...ShiftedItems), its stages sized from the SM's shared memory. Two
+  // kLaneThreadOneBlockItems items (shifted stages, which cannot scan their
+  // items again from the stage: ...ShiftedItems), its stages sized from the
+  // SM's shared memory. Two
   // blocks of 128 registers held 9-15 items and tiles of 15-22 KB, whose two
   // block barriers and look-back dominated (ncu, H200, max u8[1048576,16]:
   // 38% of the cycles between issues at a block barrier, 25% of the issue
