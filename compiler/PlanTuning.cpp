@@ -45,6 +45,8 @@ std::string PlanTuning::toString() const {
     s += (s.empty() ? "" : ",") + std::string("fitted_panel=") + std::to_string(fittedPanel);
   if (segmented >= 0)
     s += (s.empty() ? "" : ",") + std::string("segmented=") + std::to_string(segmented);
+  if (warpRows >= 0)
+    s += (s.empty() ? "" : ",") + std::string("warp_rows=") + std::to_string(warpRows);
   return s;
 }
 
@@ -56,11 +58,11 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
     auto [key, value] = token.trim().split('=');
     const bool flag = key == "evict_first" || key == "whole_rows" || key == "held_shares" ||
                       key == "lane_threads" || key == "piece_spans" || key == "fitted_panel" ||
-                      key == "segmented"; // the keys that may be 0
+                      key == "segmented" || key == "warp_rows"; // the keys that may be 0
     int v = 0;
     if (value.getAsInteger(10, v) || v < 0 || (v == 0 && !flag))
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': expected key=<positive integer> (evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented: 0 or 1)");
+                               "plan tuning '" + token + "': expected key=<positive integer> (evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented, warp_rows: 0 or 1)");
     struct Knob {
       const char *name;
       int *field;
@@ -74,6 +76,7 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
                  {"pieces", &t.pieces, 1 << 20}, {"evict_first", &t.evictFirst, 1},
                  {"lane_threads", &t.laneThreads, 1}, {"piece_spans", &t.pieceSpans, 1},
                  {"fitted_panel", &t.fittedPanel, 1}, {"segmented", &t.segmented, 1},
+                 {"warp_rows", &t.warpRows, 1},
                  {"exact_batch", &t.exactBatch, 1}, {"off_grid", &t.offGrid, 1}};
     bool known = false;
     for (const Knob &k : knobs) {
@@ -83,12 +86,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       if (v > k.most || (k.field == &t.threads && v % 32 != 0) || ((k.field == &t.vector || k.field == &t.laneWidth) && (v & (v - 1)) != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector, lane_width: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented, exact_batch: 0 or 1)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector, lane_width: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, fitted_panel, segmented, warp_rows, exact_batch: 0 or 1)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, tile_rows, lane_width, whole_rows, held_shares, evict_first, lane_threads, piece_spans, fitted_panel, segmented, exact_batch, off_grid)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, tile_rows, lane_width, whole_rows, held_shares, evict_first, lane_threads, piece_spans, fitted_panel, segmented, warp_rows, exact_batch, off_grid)");
   }
   return t;
 }

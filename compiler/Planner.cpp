@@ -509,11 +509,27 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
                                !wideLogSumExp(spec) ? 0
                                : spec.mask          ? policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm
                                                     : policy::SegmentedPolicy::kWideLogSumExpMinBlocksPerSm);
+    // Rows that do not tile a warp's run but fit one, padded: a warp a row.
+    const int paddedItems = tuning.items ? tuning.items : int(ceilDiv(L, 32));
+    const bool padded = !tilesWarp(plan.items) && !tuning.stages && L <= int64_t(32) * paddedItems &&
+                        (tuning.warpRows == 1 || paddedItems >= policy::SegmentedPolicy::kPaddedWarpRowMinItems) &&
+                        paddedItems <= policy::SegmentedPolicy::kPaddedWarpRowMaxItems &&
+                        pickFlag(tuning.warpRows, policy::SegmentedPolicy::kPaddedWarpRows);
+    if (padded) {
+      plan.items = paddedItems;
+      // f64 rows of more items than the chunks' spill in their blocks' registers.
+      if (wideLogSumExp(spec) && paddedItems > lseItems)
+        plan.minBlocksPerSm =
+            pick(tuning.occupancy, paddedItems > policy::SegmentedPolicy::kPaddedWideLogSumExpThreeBlockItems
+                                       ? policy::SegmentedPolicy::kPaddedWideLogSumExpMinBlocksPerSm
+                                       : policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm);
+    }
     const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
-    if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tilesWarp(plan.items)) {
+    if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tuning.warpRows != 0 &&
+        (padded || tilesWarp(plan.items))) {
       plan.warpRows = true;
-      plan.rowsPerChunk = run / L; // rows per warp and step
-      plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows * L, run), plan.threads / 32), policy::kMaxGrid);
+      plan.rowsPerChunk = padded ? 1 : int(run / L); // rows per warp and step
+      plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows, plan.rowsPerChunk), plan.threads / 32), policy::kMaxGrid);
       return;
     }
     planSegmentedStages(arch, spec, tuning, plan, rows);

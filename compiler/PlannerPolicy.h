@@ -283,6 +283,23 @@ struct SegmentedPolicy {
   // Rows that tile a warp's run (32 x items, items dividing the row) are
   // scanned by each warp alone: no block scan, no barrier.
   static constexpr bool kWarpRows = true;
+  // Rows that do not tile a warp's run but fit one of 7 to 16 items a lane
+  // are a warp's each, padded with the identity past the row's end, for
+  // every op: no segment heads in the combines, no block barrier (H200, x
+  // copy, chunks / padded warp rows: logsumexp f64[65536,300] 3.24 / 2.80,
+  // f32 2.54 / 1.89, f64[30000,500] 3.2 / 2.35; max f32[18471,214] mask
+  // 1.55 / 1.10, max u8[65536,300] 2.86 / 1.83-2.20, max bf16[100000,333]
+  // 1.77 / 1.51, sum f32[77777,333] 1.10 / 1.04). Rows of 4 and 5 items a
+  // lane lost (logsumexp f64[262144,100] 3.1 / 4.1, f16[200000,129] 4.03 /
+  // 4.62): a fifth of the lanes idle. BENCHMARKS.md, forty-fourth pass.
+  static constexpr bool kPaddedWarpRows = true;
+  static constexpr int kPaddedWarpRowMinItems = 7;
+  static constexpr int kPaddedWarpRowMaxItems = 16;
+  // Padded f64 rows of more than 8 items ask for three blocks an SM (the
+  // chunks' four spilled 4-16 stores at 11-16 items), of more than 12 two
+  // (`f64[1000,500] exclusive` spilled 16 stores in three).
+  static constexpr int kPaddedWideLogSumExpThreeBlockItems = 12;
+  static constexpr int kPaddedWideLogSumExpMinBlocksPerSm = 2;
   // Log-sum-exp takes 8 items a thread, whatever its dtype, in chunks and
   // in warp rows alike: its (max, sum) pairs and linear sums cost an exp an
   // item, so the tile's size is set by latency, not by bytes (H100, ratio

@@ -90,12 +90,16 @@ __device__ __forceinline__ void warp_row_results(const Acc (&x)[kItems], int pos
   }
 }
 
-// Rows that tile a warp's run (32 x kItems elements) exactly, kItems
-// dividing the row: each row is kItems x W elements held by W consecutive
-// lanes (W a power of two), so a warp scans its rows alone. A thread scans
-// its items, the W lanes of a row scan their totals by shuffles, and no
-// block barrier is needed (warp_rows=1 in the plan). Shared memory holds a
-// warp's results only where the output lies off its vector grid.
+// Rows that a warp scans alone (warp_rows=1 in the plan): rows that tile a
+// warp's run (32 x kItems elements) exactly, kItems dividing the row, are
+// kItems x W elements held by W consecutive lanes (W a power of two, 32 / W
+// rows a warp); longer rows of at most 32 x kItems elements (padded rows)
+// are a warp's each, lane p holding the row's elements [p x kItems, ...),
+// the items past the row's end lifting to the identity, so that costly
+// combines (log-sum-exp's) need no segment heads. A thread scans its items,
+// the W lanes of a row scan their totals by shuffles, and no block barrier
+// is needed. Shared memory holds a warp's results where they leave through
+// it (store_by_warp_run; padded rows always: their ends lie anywhere).
 template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
@@ -104,26 +108,27 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   typedef PlainMonoid<Op, Acc> M;
   constexpr int T = Plan::kThreads, I = Plan::kItems;
   constexpr long long L = P::kLength;
-  constexpr int W = int(L / I); // lanes per row
-  static_assert(L % I == 0 && W >= 1 && W <= 32 && (32 % W) == 0, "rows must tile a warp's run");
-  constexpr long long kRun = 32LL * I;
-  const long long elems = L * lines; // rows are contiguous
-  const long long runs = (elems + kRun - 1) / kRun;
+  constexpr bool kTiles = L % I == 0 && (32LL * I) % L == 0;
+  constexpr int W = kTiles ? int(L / I) : 32; // lanes per row
+  constexpr int R = 32 / W;                   // rows per warp
+  static_assert(W >= 1 && W <= 32 && (32 % W) == 0 && L <= 32LL * I, "rows must fit a warp's run");
+  const long long runs = (lines + R - 1) / R;
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   const int lane = int(threadIdx.x & 31);
   const int pos = lane % W; // lane within its row, in memory order
   const long long warps = (long long)gridDim.x * (T / 32);
   __shared__ alignas(16) typename P::Out scratch[T * I];
-  const bool by_warp = store_by_warp_run<typename P::Out, I>(out); // (every thread's run alike)
+  const bool by_warp = !kTiles || store_by_warp_run<typename P::Out, I>(out); // (tiling rows: every run alike)
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
-    const Index start = Index(run * kRun) + Index(lane) * I;
-    const Index valid = Index(elems) - start;
+    const long long row = run * R + lane / W;
+    const Index start = Index(row * L) + Index(pos) * I;
+    const Index valid = row < lines ? Index(L) - Index(pos) * I : Index(0); // (<= 0 past the row's end)
     Acc x[I], r[I];
     load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
     warp_row_results<M, P::kReverse, P::kExclusive, I, W>(x, pos, r);
     if (by_warp)
-      store_converted_warp_run<P, I>(out + Index(run * kRun), 0, int(min((long long)kRun, elems - run * kRun)),
+      store_converted_warp_run<P, I>(out + Index(run * R * L), 0, int(min(R * L, (lines - run * R) * L)),
                                      scratch + (threadIdx.x & ~31) * I, r);
     else
       store_converted<P, I, 1>(out + start, valid, r);

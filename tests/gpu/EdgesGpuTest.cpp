@@ -129,13 +129,37 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
+// Log-sum-exp rows that fit a warp's run without tiling it: a warp a row,
+// the lanes past the row's end holding the identity (padded warp rows),
+// lengths from 4 to 16 items a lane, results leaving through the warp's
+// scratch to any place; pointers off every grid.
+TEST(Edges, PaddedWarpRowsOfLogSumExp) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "logsumexp f64[3001,300] dim=1",          "logsumexp f64[2001,97] dim=1 mask reverse",
+      "logsumexp f64[1501,500] dim=1 exclusive", "logsumexp f64[1001,409] dim=1 mask reverse exclusive",
+      "logsumexp f32[4001,333] dim=1 mask",     "logsumexp f32[3001,130] dim=1 reverse exclusive",
+      "logsumexp bf16[5001,333] dim=1",         "logsumexp f16[3001,511] dim=1 mask exclusive",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
+    EXPECT_TRUE(plan.warpRows) << s;
+    EXPECT_EQ(plan.rowsPerChunk, 1) << s;
+  }
+  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+}
+
 // Segmented rows of odd lengths, every width, staged in chunks of whole
 // 16-byte words (SegmentedPolicy::kChunksOfWholeWords): the aligned
 // pipeline, whose last tile ends inside a word (its input, mask and output
 // copied by a thread or the lanes); outputs off the grid; pointers off it
 // (the off-grid plan: 2-byte rows' edges plan, other widths' registers).
+// Rows of 193 to 512 elements would be padded warp rows: tuned out of them.
 TEST(Edges, OddStagedRowsInChunksOfWholeWords) {
   SCANJIT_REQUIRE_GPU();
+  ScopedTuning chunks("warp_rows=0");
   const std::vector<std::string> specs = {
       "sum f16[6001,295] dim=1",           "max bf16[9001,333] dim=1 mask reverse",
       "sum f16[5003,101] dim=1 reverse exclusive", "prod i16[7001,63] dim=1 mask",

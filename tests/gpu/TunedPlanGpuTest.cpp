@@ -41,6 +41,28 @@ TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {
   expectCasesPass(specs);
 }
 
+// Padded warp rows for every op (tuned: the policy takes them for
+// log-sum-exp only, SegmentedPolicy::kPaddedLogSumExpWarpRows): rows of 4
+// to 16 items a lane that do not tile a warp's run.
+TEST(TunedPlans, PaddedWarpRowsOfEveryOpMatchTheReference) {
+  SCANJIT_REQUIRE_GPU();
+  ScopedTuning tune("warp_rows=1");
+  std::vector<std::string> specs = everyOp({"f32", "f16", "f64"}, "[3001,301] dim=1",
+                                           {"", " mask reverse", " exclusive"});
+  for (const char *s : {"sum i32[3001,129] dim=1 mask", "sum u8[2001,333] dim=1 out=i64 reverse",
+                        "max bf16[4001,477] dim=1 exclusive", "min i8[2001,200] dim=1 mask reverse exclusive"})
+    specs.push_back(s);
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    ASSERT_EQ(plan.family, KernelFamily::RowSegmented) << s;
+    ASSERT_TRUE(plan.warpRows) << s << ": the tuning did not take warp rows";
+  }
+  CaseOptions offGrid;
+  offGrid.inOffset = 1, offGrid.maskOffset = 3, offGrid.outOffset = 2;
+  expectCasesPass(specs, {CaseOptions(), offGrid});
+}
+
 // The look-back with one reading warp (thread 0 publishes before the block
 // barrier) and with two (their totals cross it), the policy using four.
 // Windows of 64 tiles, so the rows (over 70 tiles) also reach the base.

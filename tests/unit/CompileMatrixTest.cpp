@@ -42,6 +42,14 @@ const FamilyShape kOffGridFamilies[] = {
     {KernelFamily::Column, "[1926,2521] dim=0"},       // the column pipeline, a column a thread for f64
 };
 
+// Rows a warp scans alone, padded past the row's end (10 and 16 items a
+// lane, SegmentedPolicy::kPaddedWarpRows): every op and dtype, plain,
+// masked, and reverse exclusive.
+const FamilyShape kPaddedWarpRowFamilies[] = {
+    {KernelFamily::RowSegmented, "[100,301] dim=1"},
+    {KernelFamily::RowSegmented, "[100,500] dim=1"},
+};
+
 // Columns cut into pieces: one panel fitted to them, a column a thread, for
 // 2- and 4-byte elements (ColumnPolicy::kFittedPanel*), on a single line off
 // the 16-byte grid and on it (where tiles of whole rows gave way to it), and
@@ -143,6 +151,9 @@ std::vector<std::string> allSpecs() {
     for (const FamilyShape &f : kFittedPanelFamilies)
       for (int flags : {0, 1, 6})
         specs.push_back(withFlags(head + f.shape, flags));
+    for (const FamilyShape &f : kPaddedWarpRowFamilies)
+      for (int flags : {0, 1, 6})
+        specs.push_back(withFlags(head + f.shape, flags));
     for (const FamilyShape &f : kPackedFamilies)
       for (int flags : {0, 1, 6})
         if (&f != &kPackedFamilies[3] || sixteenNarrowLanes(head))
@@ -195,7 +206,7 @@ KernelFamily expectedFamily(const std::string &spec) {
     return KernelFamily::Strided; // (the only family that carries indices so far)
   for (llvm::ArrayRef<FamilyShape> shapes :
        {llvm::makeArrayRef(kFamilies), llvm::makeArrayRef(kOffGridFamilies), llvm::makeArrayRef(kFittedPanelFamilies),
-        llvm::makeArrayRef(kPackedFamilies)})
+        llvm::makeArrayRef(kPaddedWarpRowFamilies), llvm::makeArrayRef(kPackedFamilies)})
     for (const FamilyShape &f : shapes)
       if (spec.find(f.shape) != std::string::npos)
         return f.family;

@@ -11,6 +11,11 @@ using scanjit::testing::mustParse;
 namespace {
 
 KernelPlan plan(llvm::StringRef text) { return planKernel(mustParse(text)); }
+// The plan in chunks, for rows that would otherwise be padded warp rows
+// (rows of 193 to 512 elements, SegmentedPolicy::kPaddedWarpRows).
+KernelPlan chunks(llvm::StringRef text, llvm::StringRef tuning = "warp_rows=0") {
+  return planKernel(mustParse(text), *parsePlanTuning(tuning));
+}
 // The column pipeline's plan where tall panels would take tiles of whole rows.
 KernelPlan pipeline(llvm::StringRef text) { return planKernel(mustParse(text), *parsePlanTuning("whole_rows=0")); }
 
@@ -577,13 +582,13 @@ TEST(Planner, AlignedShortRowsStreamThroughStagesWhenTuned) {
 TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
   for (const char *text : {"sum bf16[261871,326] dim=1 mask", "max f16[100000,333] dim=1 reverse",
                            "sum f16[16384,1024] dim=1", "sum i16[1000,333] dim=1"}) {
-    KernelPlan p = plan(text);
+    KernelPlan p = chunks(text);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
     EXPECT_GE(p.stages, 3) << text; // (i16 -> i64: three of 256)
     EXPECT_EQ(p.threads, p.edges ? 128 : 256) << text; // (i16[1000,333]: chunks of 2 rows, edges)
     EXPECT_FALSE(p.warpRows) << text;
   }
-  EXPECT_FALSE(plan("sum bf16[261871,326] dim=1").edges);
+  EXPECT_FALSE(chunks("sum bf16[261871,326] dim=1").edges);
   EXPECT_FALSE(plan("sum f16[16384,1024] dim=1").edges);
   const KernelPlan wide = plan("prod i16[7001,63] dim=1 mask"); // i64 results
   EXPECT_EQ(wide.threads, 128);
@@ -591,7 +596,7 @@ TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
   EXPECT_EQ(plan("sum u8[65536,512] dim=1").threads, 256); // three stages of 256
   EXPECT_TRUE(plan("sum bf16[131072,256] dim=1").warpRows);
   // Log-sum-exp keeps registers.
-  EXPECT_EQ(plan("logsumexp bf16[100000,333] dim=1").stages, 0);
+  EXPECT_EQ(chunks("logsumexp bf16[100000,333] dim=1").stages, 0);
 }
 
 // Other widths stream through the stages in chunks of whole 16-byte words
@@ -605,19 +610,19 @@ TEST(Planner, ShortRowsOfOtherWidthsAreStagedInChunksOfWholeWords) {
   for (const Case &c : {Case{"sum f32[77777,333] dim=1", 256}, Case{"sum u8[100000,333] dim=1 mask", 128},
                         Case{"sum f64[65536,300] dim=1", 256}, Case{"max i32[200000,150] dim=1 reverse", 256},
                         Case{"sum f32[65536,336] dim=1", 256}}) {
-    const KernelPlan p = plan(c.text);
+    const KernelPlan p = chunks(c.text);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.text;
     EXPECT_GE(p.stages, 3) << c.text;
     EXPECT_EQ(p.threads, c.threads) << c.text;
     EXPECT_FALSE(p.edges) << c.text;
-    const KernelPlan off = planKernel(mustParse(c.text), *parsePlanTuning("off_grid=1"));
+    const KernelPlan off = chunks(c.text, "off_grid=1,warp_rows=0");
     EXPECT_EQ(off.family, KernelFamily::RowSegmented) << c.text;
     EXPECT_EQ(off.stages, 0) << c.text;
     EXPECT_FALSE(off.edges) << c.text;
   }
-  EXPECT_EQ(plan("sum f32[500,333] dim=1").stages, 0); // chunks of 1 row: fewer than 4 rows of whole words
+  EXPECT_EQ(chunks("sum f32[500,333] dim=1").stages, 0); // chunks of 1 row: fewer than 4 rows of whole words
   for (const char *text : {"logsumexp f32[77777,333] dim=1", "logsumexp f64[65536,300] dim=1"})
-    EXPECT_EQ(plan(text).stages, 0) << text;
+    EXPECT_EQ(chunks(text).stages, 0) << text;
 }
 
 // Staged rows off the 16-byte grid: chunks of as many rows as make the
@@ -632,20 +637,20 @@ TEST(Planner, OddStagedRowsTakeChunksOfWholeWords) {
                         Case{"max bf16[100000,333] dim=1 reverse exclusive", 8},
                         Case{"sum bf16[261871,326] dim=1", 4}, Case{"sum bf16[261871,326] dim=1 mask", 8},
                         Case{"prod i16[300000,101] dim=1", 16}}) { // (i16 -> i64: 8 bytes out)
-    const KernelPlan p = plan(c.text);
+    const KernelPlan p = chunks(c.text);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.text;
     EXPECT_GT(p.stages, 0) << c.text;
     EXPECT_FALSE(p.edges) << c.text;
     EXPECT_EQ(p.rowsPerChunk % c.wordRows, 0) << c.text << ": " << p.rowsPerChunk;
     EXPECT_GE(p.rowsPerChunk, 64) << c.text;
     // Pointers off the grid take the grid pipeline, in chunks of any rows.
-    const KernelPlan off = planKernel(mustParse(c.text), *parsePlanTuning("off_grid=1"));
+    const KernelPlan off = chunks(c.text, "off_grid=1,warp_rows=0");
     EXPECT_TRUE(off.edges) << c.text;
     EXPECT_GE(off.rowsPerChunk, p.rowsPerChunk) << c.text; // (whole-word chunks are rounded down)
   }
   // Chunks of fewer rows than make whole words (a small problem's) keep
   // the grid pipeline rather than take fewer blocks.
-  const KernelPlan small = plan("sum f16[500,295] dim=1");
+  const KernelPlan small = chunks("sum f16[500,295] dim=1");
   EXPECT_EQ(small.family, KernelFamily::RowSegmented);
   EXPECT_LT(small.rowsPerChunk, 8);
   EXPECT_TRUE(small.edges);
@@ -665,6 +670,41 @@ TEST(Planner, RowsThatTileAWarpAreScannedByWarps) {
   EXPECT_FALSE(plan("sum f32[100,37] dim=1").warpRows);
   EXPECT_FALSE(plan("sum f32[1000,12] dim=1").warpRows);     // 8 items do not divide 12
   EXPECT_EQ(plan("sum f32[32768,32768] dim=1").toString().find("warp_rows"), std::string::npos);
+}
+
+TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
+  // Rows of 193 to 512 that do not tile a warp's run, any op: a warp a row,
+  // the fewest items a lane that hold it (no segment heads, no barrier).
+  struct Case {
+    const char *spec;
+    int items;
+  };
+  for (const Case &c : {Case{"logsumexp f64[65536,300] dim=1", 10}, Case{"logsumexp bf16[100000,333] dim=1 mask", 11},
+                        Case{"logsumexp f32[1000,200] dim=1 reverse", 7}, Case{"logsumexp f64[1000,500] dim=1", 16},
+                        Case{"sum f32[77777,333] dim=1", 11}, Case{"max f32[18471,214] dim=1 mask", 7},
+                        Case{"max u8[65536,300] dim=1", 10}, Case{"sum bf16[293952,210] dim=1 reverse", 7}}) {
+    KernelPlan p = plan(c.spec);
+    EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.spec;
+    EXPECT_TRUE(p.warpRows) << c.spec;
+    EXPECT_EQ(p.items, c.items) << c.spec;
+    EXPECT_EQ(p.rowsPerChunk, 1) << c.spec;
+    EXPECT_EQ(p.stages, 0) << c.spec;
+  }
+  EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").grid, 65536 / (256 / 32));
+  // f64 log-sum-exp's registers: three blocks an SM from 9 items, two from 13.
+  EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").minBlocksPerSm, 3);
+  EXPECT_EQ(plan("logsumexp f64[1000,500] dim=1").minBlocksPerSm, 2);
+  // Under 7 items a lane (a fifth of the lanes or more idle) or too long
+  // for a warp: chunks.
+  EXPECT_FALSE(plan("logsumexp f64[262144,100] dim=1").warpRows);
+  EXPECT_FALSE(plan("logsumexp f32[10000,192] dim=1").warpRows);
+  EXPECT_FALSE(plan("sum f32[10000,513] dim=1").warpRows);
+  // Tuned: warp_rows=1 takes rows of up to 16 items, warp_rows=0 takes even
+  // tiling rows out of warps.
+  EXPECT_TRUE(chunks("logsumexp f64[262144,100] dim=1", "warp_rows=1").warpRows);
+  EXPECT_EQ(chunks("logsumexp f64[262144,100] dim=1", "warp_rows=1").items, 4);
+  EXPECT_FALSE(chunks("logsumexp f64[65536,300] dim=1").warpRows);
+  EXPECT_FALSE(chunks("logsumexp f64[65536,256] dim=1").warpRows);
 }
 
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
@@ -1405,16 +1445,16 @@ TEST(Planner, LogSumExpTakesLongTiles) {
 TEST(Planner, ShortRowsOfLogSumExpTakeEightItems) {
   // Short rows of log-sum-exp, any dtype, in warp rows or chunks: 8 items a
   // thread (an exp an item: latency, not bytes, sets the tile).
-  for (const char *text : {"logsumexp f64[65536,256] dim=1", "logsumexp f64[65536,300] dim=1",
-                           "logsumexp bf16[100000,333] dim=1 mask", "logsumexp f32[262144,64] dim=1 reverse"}) {
+  for (const char *text : {"logsumexp f64[65536,256] dim=1", "logsumexp f64[65536,48] dim=1",
+                           "logsumexp bf16[100000,60] dim=1 mask", "logsumexp f32[262144,64] dim=1 reverse"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
     EXPECT_EQ(p.items, 8) << text;
   }
   EXPECT_TRUE(plan("logsumexp f64[65536,256] dim=1").warpRows);
-  EXPECT_FALSE(plan("logsumexp f64[65536,300] dim=1").warpRows);
-  // Sums of 2-byte types keep their 16.
-  EXPECT_EQ(plan("sum bf16[100000,333] dim=1").items, 16);
+  EXPECT_FALSE(plan("logsumexp f64[65536,48] dim=1").warpRows);
+  // Sums of 2-byte types keep their 16 (in chunks).
+  EXPECT_EQ(chunks("sum bf16[100000,333] dim=1").items, 16);
   // f64's ask for four blocks an SM (64 registers), three when masked; the
   // rest leave ptxas free.
   EXPECT_EQ(plan("logsumexp f64[65536,256] dim=1").minBlocksPerSm, 4);
