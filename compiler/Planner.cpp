@@ -509,12 +509,17 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
                                !wideLogSumExp(spec) ? 0
                                : spec.mask          ? policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm
                                                     : policy::SegmentedPolicy::kWideLogSumExpMinBlocksPerSm);
-    // Rows that do not tile a warp's run but fit one, padded: a warp a row.
+    // Rows that do not tile a warp's run but fit one, padded: a warp a row
+    // (SegmentedPolicy::kPaddedWarpRow*; tuned, any row of up to 16 items).
     const int paddedItems = tuning.items ? tuning.items : int(ceilDiv(L, 32));
+    const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows &&
+                            paddedItems >= policy::SegmentedPolicy::kPaddedWarpRowMinItems &&
+                            paddedItems * dtypeSize(accumulatorType(spec.op, spec.in)) <=
+                                policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
+                            !(spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp);
     const bool padded = !tilesWarp(plan.items) && !tuning.stages && L <= int64_t(32) * paddedItems &&
-                        (tuning.warpRows == 1 || paddedItems >= policy::SegmentedPolicy::kPaddedWarpRowMinItems) &&
                         paddedItems <= policy::SegmentedPolicy::kPaddedWarpRowMaxItems &&
-                        pickFlag(tuning.warpRows, policy::SegmentedPolicy::kPaddedWarpRows);
+                        pickFlag(tuning.warpRows, policyPads);
     if (padded) {
       plan.items = paddedItems;
       // f64 rows of more items than the chunks' spill in their blocks' registers.

@@ -283,21 +283,27 @@ struct SegmentedPolicy {
   // Rows that tile a warp's run (32 x items, items dividing the row) are
   // scanned by each warp alone: no block scan, no barrier.
   static constexpr bool kWarpRows = true;
-  // Rows that do not tile a warp's run but fit one of 7 to 16 items a lane
-  // are a warp's each, padded with the identity past the row's end, for
-  // every op: no segment heads in the combines, no block barrier (H200, x
-  // copy, chunks / padded warp rows: logsumexp f64[65536,300] 3.24 / 2.80,
-  // f32 2.54 / 1.89, f64[30000,500] 3.2 / 2.35; max f32[18471,214] mask
-  // 1.55 / 1.10, max u8[65536,300] 2.86 / 1.83-2.20, max bf16[100000,333]
-  // 1.77 / 1.51, sum f32[77777,333] 1.10 / 1.04). Rows of 4 and 5 items a
-  // lane lost (logsumexp f64[262144,100] 3.1 / 4.1, f16[200000,129] 4.03 /
-  // 4.62): a fifth of the lanes idle. BENCHMARKS.md, forty-fourth pass.
+  // Rows that do not tile a warp's run but fit one of 7 to 16 items a lane,
+  // at most 96 accumulator bytes a lane, are a warp's each, padded with the
+  // identity past the row's end: no row heads in the combines, no block
+  // barrier (H200, x copy, chunks / padded warp rows, two rounds: logsumexp
+  // f64[65536,300] 3.24 / 2.80, f32 2.54 / 1.89, f32[100000,193] 2.44 /
+  // 2.09; max f32[18471,214] mask 1.55 / 1.10, sum f32[77777,333] @1 1.37 /
+  // 1.05, max bf16[100000,333] 1.79 / 1.50, prod f32[23246,500] mask
+  // exclusive 1.10 / 1.00, max u8[65536,300] 2.86 / 1.83-2.20). What lost
+  // keeps its chunks: rows of 4-5 items a lane (a fifth of the lanes idle:
+  // logsumexp f64[262144,100] 3.1 / 4.1, f16[200000,129] 4.03 / 4.62), of
+  // over 96 bytes (sum i64[65536,400] 1.10 / 1.15, logsumexp f64[50000,450]
+  // mask 3.42 / 3.95, though f64[30000,500] gained 3.2 / 2.35), masked rows
+  // of 2-byte elements but log-sum-exp's, which the chunks stream through
+  // bulk copies (sum f16[86975,295] mask 1.15 / 1.28). BENCHMARKS.md, forty-fourth pass.
   static constexpr bool kPaddedWarpRows = true;
   static constexpr int kPaddedWarpRowMinItems = 7;
   static constexpr int kPaddedWarpRowMaxItems = 16;
-  // Padded f64 rows of more than 8 items ask for three blocks an SM (the
-  // chunks' four spilled 4-16 stores at 11-16 items), of more than 12 two
-  // (`f64[1000,500] exclusive` spilled 16 stores in three).
+  static constexpr int kPaddedWarpRowMaxAccumulatorBytes = 96;
+  // Padded f64 log-sum-exp rows of more than 8 items ask for three blocks
+  // an SM (the chunks' four spilled 4-16 stores at 11-16 items); tuned ones
+  // of more than 12, two (`f64[1000,500] exclusive` spilled 16 stores in three).
   static constexpr int kPaddedWideLogSumExpThreeBlockItems = 12;
   static constexpr int kPaddedWideLogSumExpMinBlocksPerSm = 2;
   // Log-sum-exp takes 8 items a thread, whatever its dtype, in chunks and

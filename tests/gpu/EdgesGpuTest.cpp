@@ -129,17 +129,19 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
-// Log-sum-exp rows that fit a warp's run without tiling it: a warp a row,
-// the lanes past the row's end holding the identity (padded warp rows),
-// lengths from 4 to 16 items a lane, results leaving through the warp's
-// scratch to any place; pointers off every grid.
-TEST(Edges, PaddedWarpRowsOfLogSumExp) {
+// Rows that fit a warp's run without tiling it: a warp a row, the lanes
+// past the row's end holding the identity (padded warp rows), 7 to 16 items
+// a lane, results leaving through the warp's scratch to any place; pointers
+// off every grid.
+TEST(Edges, PaddedWarpRows) {
   SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
-      "logsumexp f64[3001,300] dim=1",          "logsumexp f64[2001,97] dim=1 mask reverse",
-      "logsumexp f64[1501,500] dim=1 exclusive", "logsumexp f64[1001,409] dim=1 mask reverse exclusive",
-      "logsumexp f32[4001,333] dim=1 mask",     "logsumexp f32[3001,130] dim=1 reverse exclusive",
+      "logsumexp f64[3001,300] dim=1",          "logsumexp f64[2001,197] dim=1 mask reverse",
+      "logsumexp f64[1501,383] dim=1 exclusive", "logsumexp f64[1001,257] dim=1 mask reverse exclusive",
+      "logsumexp f32[4001,333] dim=1 mask",     "logsumexp f32[3001,230] dim=1 reverse exclusive",
       "logsumexp bf16[5001,333] dim=1",         "logsumexp f16[3001,511] dim=1 mask exclusive",
+      "sum f32[6001,333] dim=1 mask reverse",   "max f16[4001,295] dim=1 exclusive",
+      "sum u8[3001,301] dim=1 reverse",         "min i32[2001,509] dim=1 mask",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;

@@ -674,13 +674,14 @@ TEST(Planner, RowsThatTileAWarpAreScannedByWarps) {
 
 TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
   // Rows of 193 to 512 that do not tile a warp's run, any op: a warp a row,
-  // the fewest items a lane that hold it (no segment heads, no barrier).
+  // the fewest items a lane that hold it (no row heads, no barrier).
   struct Case {
     const char *spec;
     int items;
   };
   for (const Case &c : {Case{"logsumexp f64[65536,300] dim=1", 10}, Case{"logsumexp bf16[100000,333] dim=1 mask", 11},
-                        Case{"logsumexp f32[1000,200] dim=1 reverse", 7}, Case{"logsumexp f64[1000,500] dim=1", 16},
+                        Case{"logsumexp f32[1000,200] dim=1 reverse", 7}, Case{"logsumexp f64[1000,384] dim=1", 12},
+                        Case{"sum f32[1000,500] dim=1 mask", 16}, Case{"max f16[1000,300] dim=1", 10},
                         Case{"sum f32[77777,333] dim=1", 11}, Case{"max f32[18471,214] dim=1 mask", 7},
                         Case{"max u8[65536,300] dim=1", 10}, Case{"sum bf16[293952,210] dim=1 reverse", 7}}) {
     KernelPlan p = plan(c.spec);
@@ -691,13 +692,20 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
     EXPECT_EQ(p.stages, 0) << c.spec;
   }
   EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").grid, 65536 / (256 / 32));
-  // f64 log-sum-exp's registers: three blocks an SM from 9 items, two from 13.
+  // f64 log-sum-exp's registers: three blocks an SM from 9 items (tuned,
+  // two from 13).
   EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").minBlocksPerSm, 3);
-  EXPECT_EQ(plan("logsumexp f64[1000,500] dim=1").minBlocksPerSm, 2);
-  // Under 7 items a lane (a fifth of the lanes or more idle) or too long
-  // for a warp: chunks.
+  EXPECT_EQ(chunks("logsumexp f64[1000,500] dim=1", "warp_rows=1").minBlocksPerSm, 2);
+  // Under 7 items a lane (a fifth of the lanes or more idle), over 96
+  // accumulator bytes a lane, masked 2-byte elements (staged chunks) or too
+  // long for a warp: chunks.
   EXPECT_FALSE(plan("logsumexp f64[262144,100] dim=1").warpRows);
   EXPECT_FALSE(plan("logsumexp f32[10000,192] dim=1").warpRows);
+  EXPECT_FALSE(plan("logsumexp f64[1000,500] dim=1").warpRows);
+  EXPECT_FALSE(plan("sum i64[65536,400] dim=1").warpRows);
+  EXPECT_FALSE(plan("sum u8[1000,400] dim=1").warpRows); // (i64 accumulators)
+  EXPECT_FALSE(plan("sum f16[86975,295] dim=1 mask").warpRows);
+  EXPECT_TRUE(plan("sum f16[86975,295] dim=1").warpRows);
   EXPECT_FALSE(plan("sum f32[10000,513] dim=1").warpRows);
   // Tuned: warp_rows=1 takes rows of up to 16 items, warp_rows=0 takes even
   // tiling rows out of warps.
