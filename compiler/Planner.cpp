@@ -108,14 +108,6 @@ int64_t stageBytes(const ScanSpec &spec, const KernelPlan &plan) {
          (spec.mask ? tile + (plan.edges ? 32 : 0) : 16);
 }
 
-// Rows whose every tile start and size is a multiple of 16 bytes in the
-// input and the mask (the kernel checks the pointers at run time). Other
-// rows take the edges plan: tiles on each row's 16-byte grid, whose bodies
-// are bulk-copied and whose edges warp 0's lanes copy (grid_pipeline.cuh).
-bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
-  return !tuning.offGrid && bulkRun(spec, plan.geometry.scan.size) && bulkLines(spec, plan.geometry.lines);
-}
-
 // Packed lanes (packedLanes) whose tiles start on the 16-byte grid where
 // the pointers do, unless tuned off the grid: the group's other line
 // strides are whole words, and its rows are, unless the group is alone
@@ -126,44 +118,6 @@ bool packedOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const ScanG
   const bool oneGroup = g.lines.size() == 1;
   return !tuning.offGrid && (oneGroup || bulkRun(spec, g.scan.size * lanes)) &&
          bulkLines(spec, llvm::ArrayRef<GeometryDim>(g.lines).drop_back());
-}
-
-// The fewest contiguous rows of length L whose input, mask and output are
-// each whole 16-byte words (a power of two, at most 16).
-int64_t rowsFillingWholeWords(const ScanSpec &spec, int64_t L) {
-  auto whole = [&](int64_t rows) {
-    const int64_t elems = rows * L;
-    return bulkRun(spec, elems) && (elems * dtypeSize(spec.out)) % 16 == 0;
-  };
-  int64_t rows = 1;
-  while (!whole(rows))
-    rows *= 2;
-  return rows;
-}
-
-// Stages for a row plan, any row length and alignment (plan.edges says
-// which pipeline). 0 when the block is too small to pay for them or not
-// even kMinStages fit.
-int bulkStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan,
-               int maxStages, int budgetBytes, int smBlocks = 0) {
-  if (!arch.bulkCopy || plan.threads < 64)
-    return 0;
-  // Plans sized for `smBlocks` blocks an SM (a tuned occupancy, or a policy
-  // of fewer, larger blocks) share the SM's shared memory instead.
-  const int blocks = pick(tuning.occupancy, smBlocks);
-  const int64_t budget = blocks ? std::min(arch.maxDynamicSharedBytes,
-                                           arch.sharedBytesPerSm / blocks -
-                                               policy::StagePolicy::kReservedSharedBytesPerBlock)
-                                : budgetBytes;
-  const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages), budget / stageBytes(spec, plan));
-  return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
-}
-
-// Stages, plus per stage an mbarrier and its work item; rounded up
-// generously (48 bytes a stage: kept as plans have had it, so their blocks
-// per SM do not move).
-int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
-  return plan.stages == 0 ? 0 : plan.stages * (stageBytes(spec, plan) + 48) + 256;
 }
 
 // Ops whose combine costs more need the warps of more blocks per SM more
@@ -213,12 +167,6 @@ int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan) {
 bool smallRegisterTile(const ScanSpec &spec, int items) {
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   return accBytes == 4 && items * accBytes <= 32;
-}
-
-// Log-sum-exp of 8-byte accumulators (f64): its combines, not its bytes,
-// set its time.
-bool wideLogSumExp(const ScanSpec &spec) {
-  return spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec.op, spec.in)) == 8;
 }
 
 // Log-sum-exp of f32 and f64 inputs: exps and logs, not bytes, set its
@@ -440,46 +388,6 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
 }
 
-// The segmented family's stages: its chunks' tiles stream through the row
-// family's stages (the chunk keeps its bytes), where
-// the chunks are whole 16-byte words (rows on the grid, or chunks rounded
-// to whole words: SegmentedPolicy::kChunksOfWholeWords), and for 2-byte
-// elements off the grid too (the grid pipeline's edges plan); log-sum-exp
-// and other widths off the grid keep registers.
-void planSegmentedStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
-                         int64_t rows) {
-  const int64_t L = plan.geometry.scan.size;
-  const bool onGrid = rowsOnTheGrid(spec, tuning, plan);
-  const int64_t wordRows = rowsFillingWholeWords(spec, L);
-  // (Chunks smaller than whole words keep the grid pipeline or registers: a
-  // small problem's blocks would be fewer.)
-  const bool wholeWords = onGrid || (!tuning.offGrid && policy::SegmentedPolicy::kChunksOfWholeWords &&
-                                     plan.rowsPerChunk >= wordRows);
-  const bool narrow = dtypeSize(spec.in) == policy::SegmentedPolicy::kStagedInBytes;
-  const bool staged = tuning.stages > 0 || (spec.op != ScanOp::LogSumExp && (narrow || wholeWords));
-  auto stagesIn = [&](int threads) {
-    plan.threads = pick(tuning.threads, threads);
-    return staged ? bulkStages(arch, spec, tuning, plan, policy::SegmentedPolicy::kStages,
-                               policy::StagePolicy::kBudgetBytes)
-                  : 0;
-  };
-  // Chunks of whole words in blocks of 256; edges plans (the grid
-  // pipeline), and blocks of 256 whose stages would not hold three tiles
-  // (8-byte results of masked narrow rows), in blocks of 128.
-  plan.stages = stagesIn(wholeWords ? policy::SegmentedPolicy::kStagedThreads : policy::StagePolicy::kRowThreads);
-  if (!tuning.threads && plan.stages < policy::SegmentedPolicy::kMinStagedStages)
-    plan.stages = stagesIn(policy::StagePolicy::kRowThreads);
-  if (plan.stages == 0) {
-    plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
-    return;
-  }
-  plan.edges = !wholeWords;
-  if (!onGrid && wholeWords) {
-    plan.rowsPerChunk = plan.rowsPerChunk / wordRows * wordRows;
-    plan.grid = ceilDiv(rows, plan.rowsPerChunk);
-  }
-}
-
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = pick(tuning.items, rowItems(spec));
@@ -490,56 +398,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
       (lines.empty() || (lines[0].in == L && lines[0].out == L && (!spec.mask || lines[0].mask == L)));
   const int64_t rows = plan.geometry.numLines();
   if (contiguousRows && rows > 1 && pickFlag(tuning.segmented, L * policy::SegmentedPolicy::kMinRowsPerTile <= tile)) {
-    plan.family = KernelFamily::RowSegmented;
-    plan.threads = policy::RowPolicy::kThreads;
-    // Log-sum-exp: its own items, for every dtype (SegmentedPolicy::kLogSumExpItems),
-    // unless only the row items let its rows tile a warp's run (rows of 4 f64).
-    const auto tilesWarp = [&](int items) { return L % items == 0 && (int64_t(32) * items) % L == 0; };
-    const int lseItems = policy::SegmentedPolicy::kLogSumExpItems;
-    if (spec.op == ScanOp::LogSumExp && !tuning.items && (tilesWarp(lseItems) || !tilesWarp(plan.items)))
-      plan.items = lseItems;
-    const int64_t chunkTile = int64_t(policy::RowPolicy::kThreads) * plan.items;
-    // Chunks of kTilesPerChunk tiles, but small enough that a small problem
-    // still spreads over the SMs (16x1024 was one block walking 8 tiles).
-    plan.rowsPerChunk =
-        pick(tuning.rows, int(std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * chunkTile / L,
-                                                        classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)))));
-    plan.grid = ceilDiv(rows, plan.rowsPerChunk);
-    plan.minBlocksPerSm = pick(tuning.occupancy,
-                               !wideLogSumExp(spec) ? 0
-                               : spec.mask          ? policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm
-                                                    : policy::SegmentedPolicy::kWideLogSumExpMinBlocksPerSm);
-    // Rows that do not tile a warp's run but fit one, padded: a warp a row
-    // (SegmentedPolicy::kPaddedWarpRow*; tuned, any row of up to 16 items).
-    const int paddedItems = tuning.items ? tuning.items : int(ceilDiv(L, 32));
-    const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows &&
-                            paddedItems >= policy::SegmentedPolicy::kPaddedWarpRowMinItems &&
-                            paddedItems * dtypeSize(accumulatorType(spec.op, spec.in)) <=
-                                policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
-                            !(spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp);
-    const bool padded = !tilesWarp(plan.items) && !tuning.stages && L <= int64_t(32) * paddedItems &&
-                        paddedItems <= policy::SegmentedPolicy::kPaddedWarpRowMaxItems &&
-                        pickFlag(tuning.warpRows, policyPads);
-    if (padded) {
-      plan.items = paddedItems;
-      // f64 rows of more items than the chunks' spill in their blocks' registers.
-      if (wideLogSumExp(spec) && paddedItems > lseItems)
-        plan.minBlocksPerSm =
-            pick(tuning.occupancy, paddedItems > policy::SegmentedPolicy::kPaddedWideLogSumExpThreeBlockItems
-                                       ? policy::SegmentedPolicy::kPaddedWideLogSumExpMinBlocksPerSm
-                                       : policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm);
-    }
-    const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
-    if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tuning.warpRows != 0 &&
-        (padded || tilesWarp(plan.items))) {
-      plan.warpRows = true;
-      plan.rowsPerChunk = padded ? 1 : int(run / L); // rows per warp and step
-      plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows, plan.rowsPerChunk), plan.threads / 32), policy::kMaxGrid);
-      return;
-    }
-    planSegmentedStages(arch, spec, tuning, plan, rows);
-    plan.sharedBytes = pipelineSharedBytes(spec, plan);
-    plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
+    planSegmented(arch, spec, tuning, plan, rows);
     return;
   }
   int lookbackThreads, lookbackItems;
@@ -853,6 +712,63 @@ bool batchAtLaunch(const ScanSpec &spec, const PlanTuning &tuning, const KernelP
 }
 
 } // namespace
+
+// Helpers the segmented and column planners share (PlannerShared.h).
+namespace planning {
+
+// Rows whose every tile start and size is a multiple of 16 bytes in the
+// input and the mask (the kernel checks the pointers at run time). Other
+// rows take the edges plan: tiles on each row's 16-byte grid, whose bodies
+// are bulk-copied and whose edges warp 0's lanes copy (grid_pipeline.cuh).
+bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
+  return !tuning.offGrid && bulkRun(spec, plan.geometry.scan.size) && bulkLines(spec, plan.geometry.lines);
+}
+
+// The fewest contiguous rows of length L whose input, mask and output are
+// each whole 16-byte words (a power of two, at most 16).
+int64_t rowsFillingWholeWords(const ScanSpec &spec, int64_t L) {
+  auto whole = [&](int64_t rows) {
+    const int64_t elems = rows * L;
+    return bulkRun(spec, elems) && (elems * dtypeSize(spec.out)) % 16 == 0;
+  };
+  int64_t rows = 1;
+  while (!whole(rows))
+    rows *= 2;
+  return rows;
+}
+
+// Stages for a row plan, any row length and alignment (plan.edges says
+// which pipeline). 0 when the block is too small to pay for them or not
+// even kMinStages fit.
+int bulkStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan,
+               int maxStages, int budgetBytes, int smBlocks) {
+  if (!arch.bulkCopy || plan.threads < 64)
+    return 0;
+  // Plans sized for `smBlocks` blocks an SM (a tuned occupancy, or a policy
+  // of fewer, larger blocks) share the SM's shared memory instead.
+  const int blocks = pick(tuning.occupancy, smBlocks);
+  const int64_t budget = blocks ? std::min(arch.maxDynamicSharedBytes,
+                                           arch.sharedBytesPerSm / blocks -
+                                               policy::StagePolicy::kReservedSharedBytesPerBlock)
+                                : budgetBytes;
+  const int64_t stages = std::min<int64_t>(pick(tuning.stages, maxStages), budget / stageBytes(spec, plan));
+  return stages >= policy::StagePolicy::kMinStages ? int(stages) : 0;
+}
+
+// Stages, plus per stage an mbarrier and its work item; rounded up
+// generously (48 bytes a stage: kept as plans have had it, so their blocks
+// per SM do not move).
+int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
+  return plan.stages == 0 ? 0 : plan.stages * (stageBytes(spec, plan) + 48) + 256;
+}
+
+// Log-sum-exp of 8-byte accumulators (f64): its combines, not its bytes,
+// set its time.
+bool wideLogSumExp(const ScanSpec &spec) {
+  return spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec.op, spec.in)) == 8;
+}
+
+} // namespace planning
 
 ScanGeometry normalizeGeometry(const ScanSpec &spec) {
   ScanGeometry g;

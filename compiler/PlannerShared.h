@@ -1,5 +1,6 @@
-// Helpers the family planners share (Planner.cpp, ColumnPlanner.cpp), and
-// the column family's planner: internal to compiler/, not installed.
+// Helpers the family planners share (Planner.cpp, SegmentedPlanner.cpp,
+// ColumnPlanner.cpp), and the segmented and column families' planners:
+// internal to compiler/, not installed.
 #pragma once
 
 #include "compiler/ArchPolicy.h"
@@ -53,6 +54,32 @@ inline bool bulkLines(const ScanSpec &spec, llvm::ArrayRef<GeometryDim> lines) {
 // An add's or a multiply's combine; max, min (with NaN rules) and
 // log-sum-exp cost more instructions.
 inline bool cheapCombine(const ScanSpec &spec) { return spec.op == ScanOp::Sum || spec.op == ScanOp::Prod; }
+
+// Rows whose every tile start and size is a multiple of 16 bytes in the
+// input and the mask (else the edges plan: grid_pipeline.cuh).
+bool rowsOnTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan);
+
+// The fewest contiguous rows of length L whose input, mask and output are
+// each whole 16-byte words (a power of two, at most 16).
+int64_t rowsFillingWholeWords(const ScanSpec &spec, int64_t L);
+
+// Bulk-copy stages for a row plan (0 where they do not pay or fit), within
+// `budgetBytes`, or a share of the SM's shared memory among `smBlocks`.
+int bulkStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan,
+               int maxStages, int budgetBytes, int smBlocks = 0);
+
+// A staged plan's shared memory: its stages, their mbarriers and work items.
+int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan);
+
+// Log-sum-exp of 8-byte accumulators (f64): its combines, not its bytes,
+// set its time.
+bool wideLogSumExp(const ScanSpec &spec);
+
+/// Plans contiguous rows of at most half a row tile as the segmented family
+/// (`rows` of them; plan.items holds the row family's items): chunks of
+/// whole rows, or warp rows (SegmentedPlanner.cpp).
+void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                   int64_t rows);
 
 /// Plans a column scan (the scan steps over rows; line dim `innerIndex` is
 /// contiguous): threads across the columns, or on sm_90 with few columns

@@ -1,0 +1,117 @@
+// The segmented family's planner: contiguous rows of at most half a row
+// tile, scanned a chunk of whole rows a block, or a warp a row (warp rows,
+// padded where a row does not tile a warp's run).
+#include "compiler/PlannerPolicy.h"
+#include "compiler/PlannerShared.h"
+
+#include <algorithm>
+
+namespace scanjit::planning {
+
+namespace {
+
+// The segmented family's stages: its chunks' tiles stream through the row
+// family's stages (the chunk keeps its bytes), where
+// the chunks are whole 16-byte words (rows on the grid, or chunks rounded
+// to whole words: SegmentedPolicy::kChunksOfWholeWords), and for 2-byte
+// elements off the grid too (the grid pipeline's edges plan); log-sum-exp
+// and other widths off the grid keep registers.
+void planSegmentedStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                         int64_t rows) {
+  const int64_t L = plan.geometry.scan.size;
+  const bool onGrid = rowsOnTheGrid(spec, tuning, plan);
+  const int64_t wordRows = rowsFillingWholeWords(spec, L);
+  // (Chunks smaller than whole words keep the grid pipeline or registers: a
+  // small problem's blocks would be fewer.)
+  const bool wholeWords = onGrid || (!tuning.offGrid && policy::SegmentedPolicy::kChunksOfWholeWords &&
+                                     plan.rowsPerChunk >= wordRows);
+  const bool narrow = dtypeSize(spec.in) == policy::SegmentedPolicy::kStagedInBytes;
+  const bool staged = tuning.stages > 0 || (spec.op != ScanOp::LogSumExp && (narrow || wholeWords));
+  auto stagesIn = [&](int threads) {
+    plan.threads = pick(tuning.threads, threads);
+    return staged ? bulkStages(arch, spec, tuning, plan, policy::SegmentedPolicy::kStages,
+                               policy::StagePolicy::kBudgetBytes)
+                  : 0;
+  };
+  // Chunks of whole words in blocks of 256; edges plans (the grid
+  // pipeline), and blocks of 256 whose stages would not hold three tiles
+  // (8-byte results of masked narrow rows), in blocks of 128.
+  plan.stages = stagesIn(wholeWords ? policy::SegmentedPolicy::kStagedThreads : policy::StagePolicy::kRowThreads);
+  if (!tuning.threads && plan.stages < policy::SegmentedPolicy::kMinStagedStages)
+    plan.stages = stagesIn(policy::StagePolicy::kRowThreads);
+  if (plan.stages == 0) {
+    plan.threads = pick(tuning.threads, policy::RowPolicy::kThreads);
+    return;
+  }
+  plan.edges = !wholeWords;
+  if (!onGrid && wholeWords) {
+    plan.rowsPerChunk = plan.rowsPerChunk / wordRows * wordRows;
+    plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+  }
+}
+
+// The items a lane of padded warp rows (a warp a row that does not tile a
+// warp's run, lanes past its end holding the identity), or 0 where rows of
+// L go otherwise (SegmentedPolicy::kPaddedWarpRow*; tuned, any row of up
+// to 16 items a lane).
+int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L) {
+  const int items = tuning.items ? tuning.items : int(ceilDiv(L, 32));
+  if (tuning.stages || L > int64_t(32) * items || items > policy::SegmentedPolicy::kPaddedWarpRowMaxItems)
+    return 0;
+  const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows &&
+                          items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems &&
+                          items * dtypeSize(accumulatorType(spec.op, spec.in)) <=
+                              policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
+                          !(spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp);
+  return pickFlag(tuning.warpRows, policyPads) ? items : 0;
+}
+
+} // namespace
+
+void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                   int64_t rows) {
+  const int64_t L = plan.geometry.scan.size;
+  plan.family = KernelFamily::RowSegmented;
+  plan.threads = policy::RowPolicy::kThreads;
+  // Log-sum-exp: its own items, for every dtype (SegmentedPolicy::kLogSumExpItems),
+  // unless only the row items let its rows tile a warp's run (rows of 4 f64).
+  const auto tilesWarp = [&](int items) { return L % items == 0 && (int64_t(32) * items) % L == 0; };
+  const int lseItems = policy::SegmentedPolicy::kLogSumExpItems;
+  if (spec.op == ScanOp::LogSumExp && !tuning.items && (tilesWarp(lseItems) || !tilesWarp(plan.items)))
+    plan.items = lseItems;
+  const int64_t chunkTile = int64_t(policy::RowPolicy::kThreads) * plan.items;
+  // Chunks of kTilesPerChunk tiles, but small enough that a small problem
+  // still spreads over the SMs (16x1024 was one block walking 8 tiles).
+  plan.rowsPerChunk =
+      pick(tuning.rows, int(std::max<int64_t>(1, std::min(policy::SegmentedPolicy::kTilesPerChunk * chunkTile / L,
+                                                      classCount(tuning, rows / policy::SegmentedPolicy::kMinBlocks)))));
+  plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+  plan.minBlocksPerSm = pick(tuning.occupancy,
+                             !wideLogSumExp(spec) ? 0
+                             : spec.mask          ? policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm
+                                                  : policy::SegmentedPolicy::kWideLogSumExpMinBlocksPerSm);
+  const int paddedItems = tilesWarp(plan.items) ? 0 : paddedWarpRowItems(spec, tuning, L);
+  const bool padded = paddedItems > 0;
+  if (padded) {
+    plan.items = paddedItems;
+    // f64 rows of more items than the chunks' spill in their blocks' registers.
+    if (wideLogSumExp(spec) && paddedItems > lseItems)
+      plan.minBlocksPerSm =
+          pick(tuning.occupancy, paddedItems > policy::SegmentedPolicy::kPaddedWideLogSumExpThreeBlockItems
+                                     ? policy::SegmentedPolicy::kPaddedWideLogSumExpMinBlocksPerSm
+                                     : policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm);
+  }
+  const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
+  if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tuning.warpRows != 0 &&
+      (padded || tilesWarp(plan.items))) {
+    plan.warpRows = true;
+    plan.rowsPerChunk = padded ? 1 : int(run / L); // rows per warp and step
+    plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows, plan.rowsPerChunk), plan.threads / 32), policy::kMaxGrid);
+    return;
+  }
+  planSegmentedStages(arch, spec, tuning, plan, rows);
+  plan.sharedBytes = pipelineSharedBytes(spec, plan);
+  plan.evictFirst = plan.stages > 0 && pickFlag(tuning.evictFirst, policy::StagePolicy::kEvictFirst);
+}
+
+} // namespace scanjit::planning
