@@ -125,7 +125,9 @@ const Case kCases[] = {
     {"cliffs", "max u8[16777216] dim=0 strides=[4] mask mask_strides=[4] reverse"},
     {"cliffs", "logsumexp f64[4194304] dim=0"},               // f64 log-sum-exp: its combines set its time
     {"cliffs", "logsumexp f64[65536,256] dim=1"},
-    {"cliffs", "logsumexp f64[65536,300] dim=1"},             // rows in chunks: (max, sum) pairs
+    {"cliffs", "logsumexp f64[65536,300] dim=1"},             // padded warp rows (were chunks of (max, sum) pairs)
+    {"cliffs", "logsumexp f32[262144,100] dim=1"},            // short rows: chunks of (max, sum) pairs
+    {"cliffs", "max f32[100000,214] dim=1 mask"},             // padded warp rows of 7 items a lane
     {"cliffs", "logsumexp f32[4096,4097] dim=0 mask"},        // a column's serial run of pairs
     {"cliffs", "sum f32[4096,2048] dim=1 strides=[4096,2]"},  // x[:, ::2]
     {"cliffs", "sum f16[8192,4096] dim=0"},
