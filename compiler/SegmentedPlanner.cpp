@@ -75,6 +75,8 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
   plan.threads = policy::RowPolicy::kThreads;
   // Log-sum-exp: its own items, for every dtype (SegmentedPolicy::kLogSumExpItems),
   // unless only the row items let its rows tile a warp's run (rows of 4 f64).
+  // (Mirrors kTiles in segmented_scan_warp_rows, templates/scanjit/segmented_scan.cuh:
+  // the rows a warp holds, rowsPerChunk below, follow from it there.)
   const auto tilesWarp = [&](int items) { return L % items == 0 && (int64_t(32) * items) % L == 0; };
   const int lseItems = policy::SegmentedPolicy::kLogSumExpItems;
   if (spec.op == ScanOp::LogSumExp && !tuning.items && (tilesWarp(lseItems) || !tilesWarp(plan.items)))
