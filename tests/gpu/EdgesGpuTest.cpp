@@ -11,14 +11,6 @@ using namespace scanjit::gpu_testing;
 
 namespace {
 
-CaseOptions offsets(int64_t in, int64_t mask, int64_t out) {
-  CaseOptions o;
-  o.inOffset = in;
-  o.maskOffset = mask;
-  o.outOffset = out;
-  return o;
-}
-
 // The plan of each spec is an edges plan of the family named.
 void expectEdgesPlan(const std::string &spec, KernelFamily family) {
   KernelPlan plan;

@@ -35,6 +35,16 @@ struct CaseOptions {
   uint64_t seed = 0;          // the inputs' seed: 0 draws a fresh one (a failure's message names it)
 };
 
+// Options placing the input, mask and output `in`, `mask` and `out`
+// elements past their allocations' starts (off the 16-byte grid).
+inline CaseOptions offsets(int64_t in, int64_t mask, int64_t out) {
+  CaseOptions o;
+  o.inOffset = in;
+  o.maskOffset = mask;
+  o.outOffset = out;
+  return o;
+}
+
 struct CaseOutcome {
   detail::VerifyReport report;
   uint64_t seed = 0;

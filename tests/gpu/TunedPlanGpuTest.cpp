@@ -41,9 +41,10 @@ TEST(TunedPlans, StagedSegmentedRowsMatchTheReference) {
   expectCasesPass(specs);
 }
 
-// Padded warp rows for every op (tuned: the policy takes them for
-// log-sum-exp only, SegmentedPolicy::kPaddedLogSumExpWarpRows): rows of 4
-// to 16 items a lane that do not tile a warp's run.
+// Padded warp rows of every op, tuned (warp_rows=1): rows of 4 to 16 items
+// a lane that do not tile a warp's run, among them rows the policy leaves in
+// chunks (SegmentedPolicy::kPaddedWarpRow*: i32 rows of 129, 5 items a lane;
+// masked f16 rows).
 TEST(TunedPlans, PaddedWarpRowsOfEveryOpMatchTheReference) {
   SCANJIT_REQUIRE_GPU();
   ScopedTuning tune("warp_rows=1");
@@ -58,9 +59,7 @@ TEST(TunedPlans, PaddedWarpRowsOfEveryOpMatchTheReference) {
     ASSERT_EQ(plan.family, KernelFamily::RowSegmented) << s;
     ASSERT_TRUE(plan.warpRows) << s << ": the tuning did not take warp rows";
   }
-  CaseOptions offGrid;
-  offGrid.inOffset = 1, offGrid.maskOffset = 3, offGrid.outOffset = 2;
-  expectCasesPass(specs, {CaseOptions(), offGrid});
+  expectCasesPass(specs, {CaseOptions(), offsets(1, 3, 2)});
 }
 
 // The look-back with one reading warp (thread 0 publishes before the block
