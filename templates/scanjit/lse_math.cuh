@@ -103,13 +103,17 @@ template <class T> __device__ __forceinline__ T log_of(T x) {
 // error stays near 2e-7 for any x, below an ulp of a result of magnitude 4
 // or more. logf's polynomial and special cases were a fifth of the
 // log-sum-exp kernel's time (BENCHMARKS.md).
+// hi + e ln2 is formed first, in one rounding: a thread's linear sums are
+// relative to its largest item, so a result near 0 may come from hi = 30
+// and e = -44, and hi + log2(m) ln2 rounded first put half an ulp of 30
+// into it (bf16 [8000,48] mask, spread 32: 4.3e-6 for 0).
 __device__ __forceinline__ float plus_log_positive(float hi, float x) {
   const int bits = __float_as_int(x);
   const int e = (bits >> 23) - 127;
   const float m = __int_as_float(bits - e * (1 << 23)); // x with exponent 0
   float log2m;
   asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(log2m) : "f"(m));
-  return fmaf(float(e), 0.6931471805599453f, fmaf(log2m, 0.6931471805599453f, hi));
+  return fmaf(log2m, 0.6931471805599453f, fmaf(float(e), 0.6931471805599453f, hi));
 }
 // Double: x = 2^e * m, m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), and
 // log(m) = 2 atanh(s) = f - s (f - R), s = f / (2 + f), R = the sum over k
@@ -133,8 +137,9 @@ template <class D> __device__ __forceinline__ D plus_log_positive(D hi, D x) {
   s = fma(r, fma(-t, s, f), s);
   const double z = s * s;
   const double log_m = f - s * (f - horner<F64Table::AtanhSeries, 9>(z) * z);
-  // e ln2, the small part first.
-  return hi + fma(double(-e), minus_ln2<0>(), fma(double(-e), minus_ln2<1>(), log_m));
+  // hi + e ln2 first, in one rounding (as float's, above), then log(m) and
+  // e ln2's small part.
+  return fma(double(-e), minus_ln2<0>(), hi) + fma(double(-e), minus_ln2<1>(), log_m);
 }
 
 } // namespace scanjit
