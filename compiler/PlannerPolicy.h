@@ -301,6 +301,18 @@ struct SegmentedPolicy {
   static constexpr int kPaddedWarpRowMinItems = 7;
   static constexpr int kPaddedWarpRowMaxItems = 16;
   static constexpr int kPaddedWarpRowMaxAccumulatorBytes = 96;
+  // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are
+  // padded rows of the fewest lanes whose items hold them (a power of two),
+  // several rows a warp, at most an eighth of their slots idle (H200, ratio
+  // to copy, chunks / padded: f32[262144,100] 2.59 / 1.21, [1048576,20]
+  // 2.44 / 1.03, [65536,150] mask 2.72 / 2.32; bf16[524288,50] 4.41 / 1.92,
+  // [1000000,48] mask 3.88 / 2.94; f16[200000,129] 4.16 / 4.11). f64's take
+  // at most 8 lanes a row: [1048576,37] in 8 lanes went 2.81 / 2.42, but
+  // [262144,100] in 16 lanes 3.10 / 3.18 and [131072,180] in a whole warp
+  // of 6 items 2.92 / 3.06 (BENCHMARKS.md).
+  static constexpr bool kPaddedShortLogSumExpRows = true;
+  static constexpr int kPaddedShortRowMaxLanes = 16;
+  static constexpr int kPaddedShortWideLogSumExpRowMaxLanes = 8;
   // Padded f64 log-sum-exp rows of more than 8 items ask for three blocks
   // an SM (the chunks' four spilled 4-16 stores at 11-16 items); tuned ones
   // of more than 12, two (`f64[1000,500] exclusive` spilled 16 stores in three).

@@ -50,19 +50,45 @@ void planSegmentedStages(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   }
 }
 
+// The fewest lanes, a power of two, whose `items` each hold a row of L
+// (lanes_holding_a_row in templates/scanjit/segmented_scan.cuh).
+int lanesHoldingARow(int64_t L, int items) {
+  int lanes = 1;
+  while (int64_t(lanes) * items < L)
+    lanes *= 2;
+  return lanes;
+}
+
 // The items a lane of padded warp rows (a warp a row that does not tile a
 // warp's run, lanes past its end holding the identity), or 0 where rows of
 // L go otherwise (SegmentedPolicy::kPaddedWarpRow*; tuned, any row of up
 // to 16 items a lane).
 int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L) {
-  const int items = tuning.items ? tuning.items : int(ceilDiv(L, 32));
+  // A row a warp where that holds kPaddedWarpRowMinItems a lane; shorter
+  // rows take the fewest lanes (a power of two) whose items hold them,
+  // several rows a warp (kPaddedShortLogSumExpRows: a whole warp's rows of
+  // 4-6 items lost).
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const bool shortRow = ceilDiv(L, 32) < policy::SegmentedPolicy::kPaddedWarpRowMinItems;
+  int64_t mostItems = std::min<int64_t>(policy::SegmentedPolicy::kPaddedWarpRowMaxItems,
+                                        policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes / accBytes);
+  if (shortRow && wideLogSumExp(spec)) // (f64 short rows of 10-12 items spilled 6-70 stores in three blocks)
+    mostItems = std::min<int64_t>(mostItems, policy::SegmentedPolicy::kLogSumExpItems);
+  int lanes = 32;
+  while (shortRow && lanes > 1 && ceilDiv(L, lanes / 2) <= mostItems)
+    lanes /= 2;
+  const int items = tuning.items ? tuning.items : int(ceilDiv(L, lanes));
   if (tuning.stages || L > int64_t(32) * items || items > policy::SegmentedPolicy::kPaddedWarpRowMaxItems)
     return 0;
-  const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows &&
-                          items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems &&
-                          items * dtypeSize(accumulatorType(spec.op, spec.in)) <=
-                              policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
-                          !(spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp);
+  const bool twoByteMasked = spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp;
+  const bool policyPads =
+      policy::SegmentedPolicy::kPaddedWarpRows && !twoByteMasked &&
+      items * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
+      (shortRow ? spec.op == ScanOp::LogSumExp && policy::SegmentedPolicy::kPaddedShortLogSumExpRows &&
+                      lanes <= (wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes
+                                                    : policy::SegmentedPolicy::kPaddedShortRowMaxLanes) &&
+                      8 * (int64_t(lanes) * items - L) <= L // (at most an eighth of the slots idle)
+                : items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems);
   return pickFlag(tuning.warpRows, policyPads) ? items : 0;
 }
 
@@ -107,7 +133,7 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
   if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tuning.warpRows != 0 &&
       (padded || tilesWarp(plan.items))) {
     plan.warpRows = true;
-    plan.rowsPerChunk = padded ? 1 : int(run / L); // rows per warp and step
+    plan.rowsPerChunk = padded ? 32 / lanesHoldingARow(L, plan.items) : int(run / L); // rows per warp and step
     plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows, plan.rowsPerChunk), plan.threads / 32), policy::kMaxGrid);
     return;
   }

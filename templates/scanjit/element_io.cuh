@@ -165,23 +165,14 @@ __device__ __forceinline__ void copy_run_by_lane_words(Out *dst, const Out *src,
   }
 }
 
-// A warp's run of 32 x N consecutive results (lane l holds slots
-// [lN, lN + N)) stored at `out`, slot 0's element, where slots [lo, hi)
-// exist: through `scratch` (the warp's 32 x N elements of shared memory,
-// aligned to 16 bytes), so that each store is coalesced across the lanes:
-// whole 16-byte words when the run is whole and `out` on the grid, else
-// single elements. For runs longer than two vectors a thread (i64 results
-// of u8 rows: 1.8x copy from registers) or outputs off the grid (strided
-// scalars: 2-3.7x).
+// Slots [lo, hi) of a warp's run of 32 x N elements in `scratch` (16-byte
+// aligned) to `out`, slot 0's element: store_converted_warp_run's second
+// half (below).
 template <class P, int N>
-__device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, int lo, int hi,
-                                                         typename P::Out *scratch, const typename P::Acc (&r)[N]) {
+__device__ __forceinline__ void copy_warp_run(typename P::Out *out, int lo, int hi, const typename P::Out *scratch) {
   typedef typename P::Out Out;
   constexpr int kRun = 32 * N;
   const int lane = int(threadIdx.x & 31);
-  __syncwarp(); // the lanes have read the warp's previous run
-  store_converted_shared<P, N>(scratch + lane * N, r);
-  __syncwarp();
   constexpr int kWordElems = 16 / int(sizeof(Out));
   if constexpr (sizeof(Out) <= 16 && 16 % sizeof(Out) == 0 && kRun % (32 * kWordElems) == 0) {
     if (lo <= 0 && hi >= kRun && VectorAccess<Out, kWordElems>::is_aligned(out)) {
@@ -198,6 +189,24 @@ __device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, i
     copy_run_by_lane_words(out, scratch, max(0, lo), min(kRun, hi));
   else
     copy_run_by_lanes<N>(out, scratch, 0, lo, hi);
+}
+
+// A warp's run of 32 x N consecutive results (lane l holds slots
+// [lN, lN + N)) stored at `out`, slot 0's element, where slots [lo, hi)
+// exist: through `scratch` (the warp's 32 x N elements of shared memory,
+// aligned to 16 bytes), so that each store is coalesced across the lanes:
+// whole 16-byte words when the run is whole and `out` on the grid, else
+// single elements. For runs longer than two vectors a thread (i64 results
+// of u8 rows: 1.8x copy from registers) or outputs off the grid (strided
+// scalars: 2-3.7x).
+template <class P, int N>
+__device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, int lo, int hi,
+                                                         typename P::Out *scratch, const typename P::Acc (&r)[N]) {
+  const int lane = int(threadIdx.x & 31);
+  __syncwarp(); // the lanes have read the warp's previous run
+  store_converted_shared<P, N>(scratch + lane * N, r);
+  __syncwarp();
+  copy_warp_run<P, N>(out, lo, hi, scratch);
 }
 
 // Whether a thread's run of N results leaves better through the warp's

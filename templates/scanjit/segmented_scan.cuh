@@ -90,16 +90,44 @@ __device__ __forceinline__ void warp_row_results(const Acc (&x)[kItems], int pos
   }
 }
 
+// The fewest lanes, a power of two, whose kItems each hold a row of L.
+template <long long L, int kItems> __device__ constexpr int lanes_holding_a_row() {
+  int w = 1;
+  while ((long long)w * kItems < L)
+    w *= 2;
+  return w;
+}
+
 // Rows that a warp scans alone (warp_rows=1 in the plan): rows that tile a
 // warp's run (32 x kItems elements) exactly, kItems dividing the row, are
 // kItems x W elements held by W consecutive lanes (W a power of two, 32 / W
-// rows a warp); longer rows of at most 32 x kItems elements (padded rows)
-// are a warp's each, lane p holding the row's elements [p x kItems, ...),
-// the items past the row's end lifting to the identity, so that costly
-// combines (log-sum-exp's) need no segment heads. A thread scans its items,
-// the W lanes of a row scan their totals by shuffles, and no block barrier
-// is needed. Shared memory holds a warp's results where they leave through
-// it (store_by_warp_run; padded rows always: their ends lie anywhere).
+// rows a warp); other rows of at most 32 x kItems elements (padded rows)
+// are held by the fewest lanes W, a power of two, whose items hold them,
+// lane p of a row holding its elements [p x kItems, ...), the items past
+// the row's end lifting to the identity, so that costly combines
+// (log-sum-exp's) need no row heads. A thread scans its items, the W lanes
+// of a row scan their totals by shuffles, and no block barrier is needed.
+// Shared memory holds a warp's results where they leave through it
+// (store_by_warp_run; padded rows always: their ends lie anywhere), padded
+// rows of several a warp at their rows' places, so that the warp's rows
+// leave as one run.
+// A warp's padded rows of L, several a warp, to `out` (the warp's first
+// row's first element) through `scratch`: each lane puts its `valid` items
+// at its row's place (row k's elements at slots k x L, ...), so the warp's
+// rows are one run of `elems` slots, stored coalesced.
+template <class P, int N, long long L>
+__device__ __forceinline__ void store_padded_rows(typename P::Out *out, int elems, int k, int pos, long long valid,
+                                                  typename P::Out *scratch, const typename P::Acc (&r)[N]) {
+  __syncwarp(); // the lanes have read the warp's previous run
+  typename P::Out *at = scratch + k * int(L) + pos * N;
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    if (j < valid)
+      at[j] = Convert<typename P::Out>::store(r[j]);
+  __syncwarp();
+  copy_warp_run<P, N>(out, 0, elems, scratch);
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
@@ -109,8 +137,8 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   constexpr int T = Plan::kThreads, I = Plan::kItems;
   constexpr long long L = P::kLength;
   constexpr bool kTiles = L % I == 0 && (32LL * I) % L == 0;
-  constexpr int W = kTiles ? int(L / I) : 32; // lanes per row
-  constexpr int R = 32 / W;                   // rows per warp
+  constexpr int W = kTiles ? int(L / I) : lanes_holding_a_row<L, I>(); // lanes per row
+  constexpr int R = 32 / W; // rows per warp
   static_assert(W >= 1 && W <= 32 && (32 % W) == 0 && L <= 32LL * I, "rows must fit a warp's run");
   const long long runs = (lines + R - 1) / R;
   const typename P::In *in = static_cast<const typename P::In *>(in_);
@@ -127,11 +155,16 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     Acc x[I], r[I];
     load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
     warp_row_results<M, P::kReverse, P::kExclusive, I, W>(x, pos, r);
-    if (by_warp)
-      store_converted_warp_run<P, I>(out + Index(run * R * L), 0, int(min(R * L, (lines - run * R) * L)),
-                                     scratch + (threadIdx.x & ~31) * I, r);
-    else
-      store_converted<P, I, 1>(out + start, valid, r);
+    typename P::Out *warp_scratch = scratch + (threadIdx.x & ~31) * I;
+    const int warp_elems = int(min(R * L, (lines - run * R) * L));
+    if constexpr (!kTiles && R > 1) {
+      store_padded_rows<P, I, L>(out + Index(run * R * L), warp_elems, lane / W, pos, valid, warp_scratch, r);
+    } else {
+      if (by_warp)
+        store_converted_warp_run<P, I>(out + Index(run * R * L), 0, warp_elems, warp_scratch, r);
+      else
+        store_converted<P, I, 1>(out + start, valid, r);
+    }
   }
 }
 

@@ -145,6 +145,27 @@ TEST(Edges, PaddedWarpRows) {
   expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
 }
 
+// Log-sum-exp rows too short for 7 items a lane of a whole warp: padded
+// rows of fewer lanes, several a warp (2 to 32), stored as the warp's run
+// of rows through its scratch; a partial last warp of rows; pointers off
+// every grid.
+TEST(Edges, PaddedShortRowsOfLogSumExp) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "logsumexp f32[3001,100] dim=1",          "logsumexp f64[2001,60] dim=1 mask reverse",
+      "logsumexp f16[3001,129] dim=1 exclusive", "logsumexp f32[1001,37] dim=1 mask reverse exclusive",
+      "logsumexp bf16[4001,12] dim=1",          "logsumexp f64[1001,30] dim=1 mask",
+      "logsumexp f32[3003,65] dim=1 reverse",   "logsumexp f64[999,37] dim=1 exclusive",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
+    EXPECT_TRUE(plan.warpRows) << s;
+  }
+  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+}
+
 // Segmented rows of odd lengths, every width, staged in chunks of whole
 // 16-byte words (SegmentedPolicy::kChunksOfWholeWords): the aligned
 // pipeline, whose last tile ends inside a word (its input, mask and output

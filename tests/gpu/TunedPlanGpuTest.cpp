@@ -50,6 +50,8 @@ TEST(TunedPlans, PaddedWarpRowsOfEveryOpMatchTheReference) {
   ScopedTuning tune("warp_rows=1");
   std::vector<std::string> specs = everyOp({"f32", "f16", "f64"}, "[3001,301] dim=1",
                                            {"", " mask reverse", " exclusive"});
+  for (const std::string &s : everyOp({"f32", "f64"}, "[3001,37] dim=1", {"", " mask reverse exclusive"}))
+    specs.push_back(s); // (short rows: 8 lanes a row, 4 rows a warp)
   for (const char *s : {"sum i32[3001,129] dim=1 mask", "sum u8[2001,333] dim=1 out=i64 reverse",
                         "max bf16[4001,477] dim=1 exclusive", "min i8[2001,200] dim=1 mask reverse exclusive"})
     specs.push_back(s);

@@ -699,8 +699,8 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
   // Under 7 items a lane (a fifth of the lanes or more idle), over 96
   // accumulator bytes a lane, masked 2-byte elements (staged chunks) or too
   // long for a warp: chunks.
-  EXPECT_FALSE(plan("logsumexp f64[262144,100] dim=1").warpRows);
-  EXPECT_FALSE(plan("logsumexp f32[10000,192] dim=1").warpRows);
+  EXPECT_FALSE(plan("sum f32[262144,100] dim=1").warpRows);
+  EXPECT_FALSE(plan("max f32[10000,192] dim=1").warpRows);
   EXPECT_FALSE(plan("logsumexp f64[1000,500] dim=1").warpRows);
   EXPECT_FALSE(plan("sum i64[65536,400] dim=1").warpRows);
   EXPECT_FALSE(plan("sum u8[1000,400] dim=1").warpRows); // (i64 accumulators)
@@ -709,10 +709,42 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
   EXPECT_FALSE(plan("sum f32[10000,513] dim=1").warpRows);
   // Tuned: warp_rows=1 takes rows of up to 16 items, warp_rows=0 takes even
   // tiling rows out of warps.
-  EXPECT_TRUE(chunks("logsumexp f64[262144,100] dim=1", "warp_rows=1").warpRows);
-  EXPECT_EQ(chunks("logsumexp f64[262144,100] dim=1", "warp_rows=1").items, 4);
+  EXPECT_TRUE(chunks("sum f32[262144,100] dim=1", "warp_rows=1").warpRows);
+  EXPECT_EQ(chunks("sum f32[262144,100] dim=1", "warp_rows=1").items, 13); // (8 lanes a row)
   EXPECT_FALSE(chunks("logsumexp f64[65536,300] dim=1").warpRows);
   EXPECT_FALSE(chunks("logsumexp f64[65536,256] dim=1").warpRows);
+}
+
+TEST(Planner, ShortLogSumExpRowsArePaddedRowsOfFewerLanes) {
+  // Rows too short for 7 items a lane of a whole warp: the fewest lanes (a
+  // power of two) whose items hold them, several rows a warp (at most 16
+  // lanes a row; f64's at most 8 lanes and 8 items, registers), where at
+  // most an eighth of their slots idle.
+  struct Case {
+    const char *spec;
+    int items, rowsPerWarp;
+  };
+  for (const Case &c : {Case{"logsumexp f32[1000,100] dim=1", 13, 4}, Case{"logsumexp f64[1000,60] dim=1", 8, 4},
+                        Case{"logsumexp f16[200000,129] dim=1 mask", 9, 2}, Case{"logsumexp f32[1000,37] dim=1", 10, 8},
+                        Case{"logsumexp f32[1000,12] dim=1 reverse", 12, 32}}) {
+    const KernelPlan p = plan(c.spec);
+    EXPECT_TRUE(p.warpRows) << c.spec;
+    EXPECT_EQ(p.items, c.items) << c.spec;
+    EXPECT_EQ(p.rowsPerChunk, c.rowsPerWarp) << c.spec;
+  }
+  // f64 rows of 37: 4 lanes would need 10 items, so 8 lanes of 5 (3 of 40
+  // slots idle). f64 rows of 100 would take 16 lanes of 7 and rows of 190
+  // a whole warp of 6 (both ran slower than chunks), rows of 129 a whole
+  // warp of 5 (31 of 160 slots idle): chunks.
+  EXPECT_EQ(plan("logsumexp f64[1000,37] dim=1").items, 5);
+  EXPECT_EQ(plan("logsumexp f64[1000,37] dim=1").rowsPerChunk, 4);
+  EXPECT_FALSE(plan("logsumexp f64[262144,100] dim=1").warpRows);
+  EXPECT_FALSE(plan("logsumexp f64[1000,190] dim=1").warpRows);
+  EXPECT_FALSE(plan("logsumexp f64[1000,129] dim=1").warpRows);
+  // Tuned, f64 rows of 100 are padded rows of 16 lanes.
+  EXPECT_EQ(chunks("logsumexp f64[1000,100] dim=1", "warp_rows=1").rowsPerChunk, 2);
+  // Other ops keep their chunks.
+  EXPECT_FALSE(plan("sum f32[262144,100] dim=1").warpRows);
 }
 
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
@@ -1455,12 +1487,11 @@ TEST(Planner, ShortRowsOfLogSumExpTakeEightItems) {
   // thread (an exp an item: latency, not bytes, sets the tile).
   for (const char *text : {"logsumexp f64[65536,256] dim=1", "logsumexp f64[65536,48] dim=1",
                            "logsumexp bf16[100000,60] dim=1 mask", "logsumexp f32[262144,64] dim=1 reverse"}) {
-    KernelPlan p = plan(text);
+    KernelPlan p = chunks(text);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << text;
     EXPECT_EQ(p.items, 8) << text;
   }
   EXPECT_TRUE(plan("logsumexp f64[65536,256] dim=1").warpRows);
-  EXPECT_FALSE(plan("logsumexp f64[65536,48] dim=1").warpRows);
   // Sums of 2-byte types keep their 16 (in chunks).
   EXPECT_EQ(chunks("sum bf16[100000,333] dim=1").items, 16);
   // f64's ask for four blocks an SM (64 registers), three when masked; the
