@@ -101,14 +101,15 @@ fi
 if [[ " ${steps[*]} " == *" ncu "* ]]; then
   # Nsight Compute on one launch of each spec's kernel (NCU_SPECS, separated
   # by ';'): speed of light, memory, warp stall reasons, occupancy. Clocks
-  # are left as they are (--clock-control none). Not part of `all`.
+  # are left as they are (--clock-control none); the source counters name
+  # the instructions where warps stall most. Not part of `all`.
   IFS=';' read -r -a ncu_specs <<< "${NCU_SPECS:-sum f32[32768,32768] dim=1}"
   n=0
   for spec in "${ncu_specs[@]}"; do
     n=$((n + 1))
     ncu --clock-control none -k regex:scanjit_ --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
-      --section SchedulerStats --section Occupancy --section LaunchStats \
+      --section SchedulerStats --section Occupancy --section LaunchStats --section SourceCounters \
       "$build/tools/scanjit" run --iters 3 "$spec" > "$logs/ncu-$n.txt" 2>&1 || status=1
     echo "ncu $n: $spec -> $logs/ncu-$n.txt"
     grep -E "Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|Warp Cycles Per Issued|Issued Warp" "$logs/ncu-$n.txt" | head -8
