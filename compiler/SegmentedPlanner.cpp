@@ -81,14 +81,14 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   if (tuning.stages || L > int64_t(32) * items || items > policy::SegmentedPolicy::kPaddedWarpRowMaxItems)
     return 0;
   const bool twoByteMasked = spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp;
-  const bool policyPads =
-      policy::SegmentedPolicy::kPaddedWarpRows && !twoByteMasked &&
-      items * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
-      (shortRow ? spec.op == ScanOp::LogSumExp && policy::SegmentedPolicy::kPaddedShortLogSumExpRows &&
-                      lanes <= (wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes
-                                                    : policy::SegmentedPolicy::kPaddedShortRowMaxLanes) &&
-                      8 * (int64_t(lanes) * items - L) <= L // (at most an eighth of the slots idle)
-                : items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems);
+  const int mostLanes = wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes
+                                            : policy::SegmentedPolicy::kPaddedShortRowMaxLanes;
+  const bool fewIdleSlots = 8 * (int64_t(lanes) * items - L) <= L; // (at most an eighth)
+  const bool shortRowPads = spec.op == ScanOp::LogSumExp && policy::SegmentedPolicy::kPaddedShortLogSumExpRows &&
+                            lanes <= mostLanes && fewIdleSlots;
+  const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows && !twoByteMasked &&
+                          items * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
+                          (shortRow ? shortRowPads : items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems);
   return pickFlag(tuning.warpRows, policyPads) ? items : 0;
 }
 
