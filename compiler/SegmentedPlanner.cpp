@@ -101,8 +101,8 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
   plan.threads = policy::RowPolicy::kThreads;
   // Log-sum-exp: its own items, for every dtype (SegmentedPolicy::kLogSumExpItems),
   // unless only the row items let its rows tile a warp's run (rows of 4 f64).
-  // (Mirrors kTiles in segmented_scan_warp_rows, templates/scanjit/segmented_scan.cuh:
-  // the rows a warp holds, rowsPerChunk below, follow from it there.)
+  // (tilesWarp mirrors kTiles in segmented_scan_warp_rows, templates/scanjit/segmented_scan.cuh,
+  // which stores tiling rows from registers where it can and padded ones through scratch.)
   const auto tilesWarp = [&](int items) { return L % items == 0 && (int64_t(32) * items) % L == 0; };
   const int lseItems = policy::SegmentedPolicy::kLogSumExpItems;
   if (spec.op == ScanOp::LogSumExp && !tuning.items && (tilesWarp(lseItems) || !tilesWarp(plan.items)))
@@ -129,11 +129,12 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
                                      ? policy::SegmentedPolicy::kPaddedWideLogSumExpMinBlocksPerSm
                                      : policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm);
   }
-  const int64_t run = int64_t(32) * plan.items; // a warp's elements per step
   if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tuning.warpRows != 0 &&
       (padded || tilesWarp(plan.items))) {
     plan.warpRows = true;
-    plan.rowsPerChunk = padded ? 32 / lanesHoldingARow(L, plan.items) : int(run / L); // rows per warp and step
+    // Rows per warp and step (a row that tiles the run takes L / items lanes,
+    // the fewest that hold it, as a padded row does).
+    plan.rowsPerChunk = 32 / lanesHoldingARow(L, plan.items);
     plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows, plan.rowsPerChunk), plan.threads / 32), policy::kMaxGrid);
     return;
   }

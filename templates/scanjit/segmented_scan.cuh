@@ -98,19 +98,6 @@ template <long long L, int kItems> __device__ constexpr int lanes_holding_a_row(
   return w;
 }
 
-// Rows that a warp scans alone (warp_rows=1 in the plan): rows that tile a
-// warp's run (32 x kItems elements) exactly, kItems dividing the row, are
-// kItems x W elements held by W consecutive lanes (W a power of two, 32 / W
-// rows a warp); other rows of at most 32 x kItems elements (padded rows)
-// are held by the fewest lanes W, a power of two, whose items hold them,
-// lane p of a row holding its elements [p x kItems, ...), the items past
-// the row's end lifting to the identity, so that costly combines
-// (log-sum-exp's) need no row heads. A thread scans its items, the W lanes
-// of a row scan their totals by shuffles, and no block barrier is needed.
-// Shared memory holds a warp's results where they leave through it
-// (store_by_warp_run; padded rows always: their ends lie anywhere), padded
-// rows of several a warp at their rows' places, so that the warp's rows
-// leave as one run.
 // A warp's padded rows of L, several a warp, to `out` (the warp's first
 // row's first element) through `scratch`: each lane puts its `valid` items
 // at its row's place (row k's elements at slots k x L, ...), so the warp's
@@ -128,6 +115,19 @@ __device__ __forceinline__ void store_padded_rows(typename P::Out *out, int elem
   copy_warp_run<P, N>(out, 0, elems, scratch);
 }
 
+// Rows that a warp scans alone (warp_rows=1 in the plan): rows that tile a
+// warp's run (32 x kItems elements) exactly, kItems dividing the row, are
+// kItems x W elements held by W consecutive lanes (W a power of two, 32 / W
+// rows a warp); other rows of at most 32 x kItems elements (padded rows)
+// are held by the fewest lanes W, a power of two, whose items hold them,
+// lane p of a row holding its elements [p x kItems, ...), the items past
+// the row's end lifting to the identity, so that costly combines
+// (log-sum-exp's) need no row heads. A thread scans its items, the W lanes
+// of a row scan their totals by shuffles, and no block barrier is needed.
+// Shared memory holds a warp's results where they leave through it
+// (store_by_warp_run; padded rows always: their ends lie anywhere), padded
+// rows of several a warp at their rows' places, so that the warp's rows
+// leave as one run.
 template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
@@ -137,7 +137,7 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   constexpr int T = Plan::kThreads, I = Plan::kItems;
   constexpr long long L = P::kLength;
   constexpr bool kTiles = L % I == 0 && (32LL * I) % L == 0;
-  constexpr int W = kTiles ? int(L / I) : lanes_holding_a_row<L, I>(); // lanes per row
+  constexpr int W = lanes_holding_a_row<L, I>(); // lanes per row (L / I where rows tile the run)
   constexpr int R = 32 / W; // rows per warp
   static_assert(W >= 1 && W <= 32 && (32 % W) == 0 && L <= 32LL * I, "rows must fit a warp's run");
   const long long runs = (lines + R - 1) / R;
