@@ -229,10 +229,12 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
 // The most contiguous rows the look-back takes (LookbackPolicy::
 // kDenseRowsUncapped): where both families stage their tiles (as timed:
 // sm_90), rows of 4- or 8-byte elements or of 8-byte accumulators, but
-// log-sum-exp, any number of them unmasked and kMaskedDenseMaxRows masked;
-// kMaxRows of any other rows.
+// log-sum-exp (and max and min: kDenseMaxMinUncapped), any number of them
+// unmasked and kMaskedDenseMaxRows masked; kMaxRows of any other rows.
 int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
+  const bool maxMin = spec.op == ScanOp::Max || spec.op == ScanOp::Min;
   const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
+                     (!maxMin || policy::LookbackPolicy::kDenseMaxMinUncapped) &&
                      (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
   return !dense ? policy::LookbackPolicy::kMaxRows
          : spec.mask ? policy::LookbackPolicy::kMaskedDenseMaxRows

@@ -70,6 +70,13 @@ struct LookbackPolicy {
   // at kMaxRows: f16 and max of i16 (f16[4096,32769] 1.09 -> 1.24, i16
   // 1.13 -> 1.25) and log-sum-exp (f64[1000,100003] 2.47 -> 2.85).
   static constexpr bool kDenseRowsUncapped = true;
+  // ... but max and min: their look-back tiles take 62 registers, two
+  // blocks an SM where sums fit three, and the row family ran them faster
+  // (H200, x copy, look-back -> row family: max f32[8192,32768] 1.27 ->
+  // 1.08, min 1.27 -> 1.08, max f32[32768,32768] 1.26 -> 1.07, [1000,100000]
+  // 1.50 -> 1.28, max i32[8192,32768] 1.15 -> 1.07, min f64[4096,32768]
+  // 1.10 either way; BENCHMARKS.md).
+  static constexpr bool kDenseMaxMinUncapped = false;
   // Masked, up to 8192 rows: beyond (31 waves of 264 blocks) the row
   // family's last wave costs under 3%, and the masked seed
   // f32[32768,32768] ran 0.2-0.8% faster by rows (f32[700,65536] mask one

@@ -94,18 +94,21 @@ TEST(Edges, WideLookbackTiles) {
 }
 
 // More than 512 long dense rows take the look-back too (LookbackPolicy::
-// kDenseRowsUncapped; masked up to 8192): odd lengths, offsets, both
-// directions.
+// kDenseRowsUncapped; masked up to 8192), but max and min, which stay a
+// block a row (kDenseMaxMinUncapped): odd lengths, offsets, both directions.
 TEST(Edges, ManyLongRowsByLookback) {
   SCANJIT_REQUIRE_GPU();
-  const std::vector<std::string> specs = {"sum f32[700,20011] dim=1", "sum f64[600,16001] dim=1 reverse exclusive",
-                                          "max i32[800,17003] dim=1", "sum u8[520,40001] dim=1 reverse",
-                                          "sum f32[600,21001] dim=1 mask exclusive", "min f64[530,9001] dim=1 mask reverse"};
-  for (const std::string &spec : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
-  }
+  const std::vector<std::string> byLookback = {"sum f32[700,20011] dim=1", "sum f64[600,16001] dim=1 reverse exclusive",
+                                               "sum u8[520,40001] dim=1 reverse", "sum f32[600,21001] dim=1 mask exclusive"};
+  const std::vector<std::string> byRows = {"max i32[800,17003] dim=1", "min f64[530,9001] dim=1 mask reverse"};
+  std::vector<std::string> specs;
+  for (const auto &[list, family] : {std::pair{&byLookback, KernelFamily::RowLookback}, {&byRows, KernelFamily::Row}})
+    for (const std::string &spec : *list) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(spec, plan));
+      EXPECT_EQ(plan.family, family) << spec;
+      specs.push_back(spec);
+    }
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 

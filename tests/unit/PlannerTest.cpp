@@ -153,16 +153,18 @@ TEST(Planner, RowBlocksStreamSeveralShortRows) {
 
 // Long dense rows take the look-back at any row count (masked: up to 8192):
 // the row family ran a row a block in waves (LookbackPolicy::
-// kDenseRowsUncapped). 2-byte floats, max and min of narrow integers and
-// log-sum-exp keep 512 rows.
+// kDenseRowsUncapped). 2-byte floats, max and min (kDenseMaxMinUncapped)
+// and log-sum-exp keep 512 rows.
 TEST(Planner, ManyLongDenseRowsAreChainedByLookback) {
   for (const char *text : {"sum f32[1000,100003] dim=1", "sum f32[32768,32768] dim=1", "prod f64[700,70001] dim=1",
-                           "sum u8[1500,100000] dim=1", "max f32[2000,60001] dim=1 exclusive"})
+                           "sum u8[1500,100000] dim=1"})
     EXPECT_EQ(plan(text).family, KernelFamily::RowLookback) << text;
   for (const char *text : {"sum f32[32768,32768] dim=1 mask", "sum f16[4096,32769] dim=1", "max i16[2000,50001] dim=1",
+                           "max f32[2000,60001] dim=1 exclusive", "min i32[8192,32768] dim=1",
                            "logsumexp f64[1000,100003] dim=1"})
     EXPECT_EQ(plan(text).family, KernelFamily::Row) << text;
   EXPECT_EQ(plan("sum f64[1397,80078] dim=1 mask").family, KernelFamily::RowLookback);
+  EXPECT_EQ(plan("max f32[512,60001] dim=1").family, KernelFamily::RowLookback); // max and min: up to kMaxRows
   EXPECT_EQ(plan("sum f32[8192,50000] dim=1 mask").family, KernelFamily::RowLookback);
   EXPECT_EQ(plan("sum f32[8193,50000] dim=1 mask").family, KernelFamily::Row);
   EXPECT_EQ(plan("sum f16[600,100000] dim=1 mask").family, KernelFamily::Row);
