@@ -241,6 +241,29 @@ int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
                      : policy::kMaxGrid;
 }
 
+// A window no wider than its row: a tile's window need not reach past its
+// row's first tile, so rows of fewer tiles than the policy's window have
+// the fewest reading warps, a tile a lane, whose window holds all of a
+// row's tiles (LookbackPolicy::kWindowFitsTheRow; a value in parts: `parts`
+// times those). A window of W tiles reads the W - 1 aggregates before its
+// tile and the inclusive prefix of the tile W back: W >= the row's tiles
+// leaves no tile a base, whose inclusive prefix is published later than an
+// aggregate. Fewer readers wait and fold less at each tile.
+void fitWindowToRow(const PlanTuning &tuning, int64_t tilesPerRow, int parts, KernelPlan &plan) {
+  if (!policy::LookbackPolicy::kWindowFitsTheRow || tuning.lookbackWarps || tuning.lookback)
+    return;
+  const int64_t window = int64_t(32) * plan.lookbackWarps * plan.lookbackPerLane / parts;
+  if (tilesPerRow > window)
+    return;
+  const int64_t warps = parts * ceilDiv(tilesPerRow, int64_t(32));
+  if (warps <= plan.lookbackWarps) {
+    plan.lookbackWarps = int(warps);
+    plan.lookbackPerLane = 1;
+  } else { // every policy warp reads, as few tiles a lane as hold the row
+    plan.lookbackPerLane = int(ceilDiv(tilesPerRow * parts, int64_t(32) * plan.lookbackWarps));
+  }
+}
+
 // A middle-sized scan of a few contiguous rows whose tiles all fit the SMs'
 // shared memory at once: each row's tiles are cut into shares of
 // consecutive tiles, a block each, held in its stages from the start; a
@@ -384,6 +407,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
   const int64_t tilesPerRow = gridTilesPerRow(spec, plan);
+  fitWindowToRow(tuning, tilesPerRow, parts, plan);
   plan.grid = rows * tilesPerRow;
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));

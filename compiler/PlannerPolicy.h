@@ -149,6 +149,15 @@ struct LookbackPolicy {
   // 0.041-0.046 -> 0.038-0.039, min f32[16777216] masked reverse
   // 0.157-0.158 -> 0.139-0.140; BENCHMARKS.md).
   static constexpr int kDirectMinBlocksPerSm = 3;
+  // A row of fewer tiles than the window reads no wider a window than it
+  // needs: the fewest warps, a tile a lane, that cover its predecessors
+  // (H200, x copy, 16 reading warps or 4 x 4 tiles -> fitted: f32[32768,
+  // 32768] 1.06 -> 1.03, reverse 1.08 -> 1.05, exclusive 1.07 -> 1.05,
+  // [1000,100000] 1.16 -> 1.08, [2048,65536] 1.08 -> 1.05, f64[4096,32768]
+  // 1.08 -> 1.07, i32[8192,32768] 1.14 -> 1.11, masked f32[8192,50000] 1.15
+  // -> 1.13; [256,262144] 1.11 -> 1.09 with 2 warps, 1.42 with 1, whose
+  // window of 32 left a chain link a row; BENCHMARKS.md).
+  static constexpr bool kWindowFitsTheRow = true;
   static constexpr int kLeanStages = 3;
   static constexpr int kLeanPerLane = 1; // readers: every warp of the block
   // Edges plans (rows off the 16-byte grid) of 4-byte accumulators in

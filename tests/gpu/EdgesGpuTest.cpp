@@ -112,6 +112,28 @@ TEST(Edges, ManyLongRowsByLookback) {
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
+// Windows fitted to the row (LookbackPolicy::kWindowFitsTheRow) at their
+// edges: a row of exactly the window's tiles, one tile more (a warp more),
+// three reading warps, two tiles a lane; masks, edges, both directions.
+TEST(Edges, LookbackWindowFitsTheRow) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::pair<std::string, int>> specs = {
+      {"sum f32[100,131072] dim=1", 1},           {"sum f32[100,135168] dim=1 reverse", 2},
+      {"sum f32[64,266240] dim=1 exclusive", 3},  {"sum f32[64,270000] dim=1 mask", 3},
+      {"sum f64[64,614400] dim=1 reverse", 4},    {"logsumexp f32[64,300000] dim=1", 3},
+      {"sum f16[64,500001] dim=1 mask", 3},       {"sum u8[600,100000] dim=1 reverse exclusive", 2},
+  };
+  std::vector<std::string> list;
+  for (const auto &[spec, warps] : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
+    EXPECT_EQ(plan.lookbackWarps, warps) << spec;
+    list.push_back(spec);
+  }
+  expectCasesPass(list, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 TEST(Edges, SegmentedOddRowsAndOffsets) {
   SCANJIT_REQUIRE_GPU();
   // The direct segmented kernel tiles each chunk on its 16-byte grid; the

@@ -174,6 +174,35 @@ TEST(Planner, ManyLongDenseRowsAreChainedByLookback) {
             KernelFamily::Row);
 }
 
+// A row of fewer tiles than the policy's window reads the fewest warps, a
+// tile a lane, whose window holds all its tiles (W >= tiles: no base);
+// longer rows, and tuned windows, keep theirs (LookbackPolicy::
+// kWindowFitsTheRow).
+TEST(Planner, LookbackWindowFitsTheRow) {
+  struct Case {
+    const char *spec;
+    int warps, perLane;
+  } cases[] = {
+      {"sum f32[32768,32768] dim=1", 1, 1},        // 8 tiles of 4096
+      {"sum f32[100,131072] dim=1", 1, 1},         // 32: W = 32 holds them
+      {"sum f32[100,135168] dim=1 reverse", 2, 1}, // 33
+      {"sum f32[64,266240] dim=1 exclusive", 3, 1},
+      {"sum u8[600,100000] dim=1 reverse", 2, 1},  // 33 tiles of 3072
+      {"sum f64[4096,32768] dim=1", 1, 1},         // 11, of a 4 x 4 window
+      {"sum f64[64,614400] dim=1 reverse", 4, 2},  // 200: every policy warp, 2 a lane
+      {"sum f32[16,4194304] dim=1", 16, 1},        // 1024: the policy's 512
+      {"sum f32[16777216] dim=0", 16, 1},
+  };
+  for (const Case &c : cases) {
+    const KernelPlan p = plan(c.spec);
+    ASSERT_EQ(p.family, KernelFamily::RowLookback) << c.spec;
+    EXPECT_EQ(p.lookbackWarps, c.warps) << c.spec;
+    EXPECT_EQ(p.lookbackPerLane, c.perLane) << c.spec;
+  }
+  const KernelPlan tuned = planKernel(mustParse("sum f32[32768,32768] dim=1"), *parsePlanTuning("lookback_warps=16"));
+  EXPECT_EQ(tuned.lookbackWarps, 16);
+}
+
 // Masked wide tiles of 4-byte elements into 4-byte accumulators hold 20
 // items, not 24 (LookbackPolicy::kWideTileMaskedWordBytes); narrower masked
 // inputs keep 24, 8-byte accumulators 12.
