@@ -248,9 +248,12 @@ int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
 // times those). A window of W tiles reads the W - 1 aggregates before its
 // tile and the inclusive prefix of the tile W back: W >= the row's tiles
 // leaves no tile a base, whose inclusive prefix is published later than an
-// aggregate. Fewer readers wait and fold less at each tile.
-void fitWindowToRow(const PlanTuning &tuning, int64_t tilesPerRow, int parts, KernelPlan &plan) {
-  if (!policy::LookbackPolicy::kWindowFitsTheRow || tuning.lookbackWarps || tuning.lookback)
+// aggregate. Fewer readers wait and fold less at each tile. (Not
+// log-sum-exp: kWindowFitsTheRow's note.)
+void fitWindowToRow(const ScanSpec &spec, const PlanTuning &tuning, int64_t tilesPerRow, int parts,
+                    KernelPlan &plan) {
+  if (!policy::LookbackPolicy::kWindowFitsTheRow || spec.op == ScanOp::LogSumExp || tuning.lookbackWarps ||
+      tuning.lookback)
     return;
   const int64_t window = int64_t(32) * plan.lookbackWarps * plan.lookbackPerLane / parts;
   if (tilesPerRow > window)
@@ -407,7 +410,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.evictFirst =
       plan.stages > 0 && pickFlag(tuning.evictFirst, policy::LookbackPolicy::kEvictFirst && largerThanL2);
   const int64_t tilesPerRow = gridTilesPerRow(spec, plan);
-  fitWindowToRow(tuning, tilesPerRow, parts, plan);
+  fitWindowToRow(spec, tuning, tilesPerRow, parts, plan);
   plan.grid = rows * tilesPerRow;
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));

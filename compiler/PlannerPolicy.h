@@ -156,7 +156,11 @@ struct LookbackPolicy {
   // [1000,100000] 1.16 -> 1.08, [2048,65536] 1.08 -> 1.05, f64[4096,32768]
   // 1.08 -> 1.07, i32[8192,32768] 1.14 -> 1.11, masked f32[8192,50000] 1.15
   // -> 1.13; [256,262144] 1.11 -> 1.09 with 2 warps, 1.42 with 1, whose
-  // window of 32 left a chain link a row; BENCHMARKS.md).
+  // window of 32 left a chain link a row; u8[1500,100000] 1.37 -> 1.25,
+  // masked i8[1000,150000] 1.31 -> 1.22; BENCHMARKS.md). Log-sum-exp keeps
+  // its window: fitted, it gained and lost by turns (f32[64,300000] 1.88 ->
+  // 1.78, f64[256,65536] 3.22 -> 3.12, f32[256,131072] 1.45 -> 1.50,
+  // bf16[256,131072] 2.85 -> 3.05).
   static constexpr bool kWindowFitsTheRow = true;
   static constexpr int kLeanStages = 3;
   static constexpr int kLeanPerLane = 1; // readers: every warp of the block

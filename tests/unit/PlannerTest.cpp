@@ -176,7 +176,7 @@ TEST(Planner, ManyLongDenseRowsAreChainedByLookback) {
 
 // A row of fewer tiles than the policy's window reads the fewest warps, a
 // tile a lane, whose window holds all its tiles (W >= tiles: no base);
-// longer rows, and tuned windows, keep theirs (LookbackPolicy::
+// longer rows, log-sum-exp and tuned windows keep theirs (LookbackPolicy::
 // kWindowFitsTheRow).
 TEST(Planner, LookbackWindowFitsTheRow) {
   struct Case {
@@ -192,6 +192,7 @@ TEST(Planner, LookbackWindowFitsTheRow) {
       {"sum f64[64,614400] dim=1 reverse", 4, 2},  // 200: every policy warp, 2 a lane
       {"sum f32[16,4194304] dim=1", 16, 1},        // 1024: the policy's 512
       {"sum f32[16777216] dim=0", 16, 1},
+      {"logsumexp f32[256,131072] dim=1", 4, 2}, // log-sum-exp keeps its window
   };
   for (const Case &c : cases) {
     const KernelPlan p = plan(c.spec);
