@@ -16,42 +16,11 @@
 // and C / kWidth threads share an item.
 #pragma once
 
+#include "scanjit/byte_lanes.cuh"
 #include "scanjit/packed_lanes.cuh"
 #include "scanjit/thread_scan.cuh"
 
 namespace scanjit {
-
-// What a lane thread holds of an item: kWidth adjacent lanes, or one
-// lane's scalars.
-template <class P, int kWidth> struct LaneGroup {
-  typedef Lanes<typename P::In, kWidth> In;
-  typedef Lanes<typename P::Out, kWidth> Out;
-  typedef Lanes<typename P::Acc, kWidth> Acc;
-  typedef Lanes<u8, kWidth> Keep;
-  typedef LanesOp<typename P::Op, typename P::Acc, kWidth> Op;
-  // The lanes' accumulators from a tile's lanes, from lane `first` on.
-  template <class Tile> static __device__ __forceinline__ Acc of(const Tile &t, int first) {
-    Acc r;
-#pragma unroll
-    for (int g = 0; g < kWidth; ++g)
-      r.v[g] = t.v[first + g];
-    return r;
-  }
-  template <class Tile> static __device__ __forceinline__ void put(Tile &t, int first, Acc a) {
-#pragma unroll
-    for (int g = 0; g < kWidth; ++g)
-      t.v[first + g] = a.v[g];
-  }
-};
-template <class P> struct LaneGroup<P, 1> {
-  typedef typename P::In In;
-  typedef typename P::Out Out;
-  typedef typename P::Acc Acc;
-  typedef u8 Keep;
-  typedef typename P::Op Op;
-  template <class Tile> static __device__ __forceinline__ Acc of(const Tile &t, int first) { return t.v[first]; }
-  template <class Tile> static __device__ __forceinline__ void put(Tile &t, int first, Acc a) { t.v[first] = a; }
-};
 
 // A group of a stage as one word where `kWord` (its place a multiple of its
 // size), else element by element (a shifted stage's tile starts anywhere).
@@ -73,6 +42,61 @@ template <class T, bool kWord> __device__ __forceinline__ void store_group(T *p,
     *p = v;
   }
 }
+
+// An item's group lifted from the stage (its mask's group at `keep`; the
+// identity past the tile's end or where its mask is 0), and a result
+// stored to it, as one word where `kWord` (load_group).
+template <class In, class Out, class Acc, class Keep, class Op, bool kMask> struct ConvertedGroupIo {
+  template <bool kWord> static __device__ __forceinline__ Acc lift(const In *in, const Keep *keep, bool in_tile) {
+    const In raw = load_group<In, kWord>(in);
+    if constexpr (kMask)
+      return lift_masked<Op, Acc>(in_tile, raw, load_group<Keep, kWord>(keep));
+    else
+      return in_tile ? Convert<In>::template load<Acc>(raw) : Op::identity();
+  }
+  template <bool kWord> static __device__ __forceinline__ void store(Out *out, Acc a) {
+    store_group<Out, kWord>(out, Convert<Out>::store(a));
+  }
+};
+
+// What a lane thread holds of an item: kWidth adjacent lanes, or one
+// lane's scalars, or (max and min of byte lanes) words of four lanes
+// (byte_lanes.cuh).
+template <class P, int kWidth, bool kByteWords = HeldAsByteWords<P, kWidth>::value>
+struct LaneGroup : ConvertedGroupIo<Lanes<typename P::In, kWidth>, Lanes<typename P::Out, kWidth>,
+                                    Lanes<typename P::Acc, kWidth>, Lanes<u8, kWidth>,
+                                    LanesOp<typename P::Op, typename P::Acc, kWidth>, P::kMask> {
+  typedef Lanes<typename P::In, kWidth> In;
+  typedef Lanes<typename P::Out, kWidth> Out;
+  typedef Lanes<typename P::Acc, kWidth> Acc;
+  typedef Lanes<u8, kWidth> Keep;
+  typedef LanesOp<typename P::Op, typename P::Acc, kWidth> Op;
+  // The lanes' accumulators from a tile's lanes, from lane `first` on.
+  template <class Tile> static __device__ __forceinline__ Acc of(const Tile &t, int first) {
+    Acc r;
+#pragma unroll
+    for (int g = 0; g < kWidth; ++g)
+      r.v[g] = t.v[first + g];
+    return r;
+  }
+  template <class Tile> static __device__ __forceinline__ void put(Tile &t, int first, Acc a) {
+#pragma unroll
+    for (int g = 0; g < kWidth; ++g)
+      t.v[first + g] = a.v[g];
+  }
+};
+template <class P>
+struct LaneGroup<P, 1, false> : ConvertedGroupIo<typename P::In, typename P::Out, typename P::Acc, u8,
+                                                 typename P::Op, P::kMask> {
+  typedef typename P::In In;
+  typedef typename P::Out Out;
+  typedef typename P::Acc Acc;
+  typedef u8 Keep;
+  typedef typename P::Op Op;
+  template <class Tile> static __device__ __forceinline__ Acc of(const Tile &t, int first) { return t.v[first]; }
+  template <class Tile> static __device__ __forceinline__ void put(Tile &t, int first, Acc a) { t.v[first] = a; }
+};
+template <class P, int kWidth> struct LaneGroup<P, kWidth, true> : ByteLaneGroup<P, kWidth> {};
 
 // PP: PackedLanes<P, C>; Storage: the look-back's block scan storage, whose
 // 2 x kWarps Lanes values this agent uses as 2 x kWarps * C scalars.
@@ -125,14 +149,8 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
     const In *in = reinterpret_cast<const In *>(pipe.in_at(s));
     const Keep *keep = reinterpret_cast<const Keep *>(pipe.mask_at(s));
 #pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const In raw = load_group<In, kWords>(in + element(j));
-      const bool in_tile = first_item() + j < valid;
-      if constexpr (P::kMask)
-        x[j] = lift_masked<typename Group::Op, Acc>(in_tile, raw, load_group<Keep, kWords>(keep + element(j)));
-      else
-        x[j] = in_tile ? Convert<In>::template load<Acc>(raw) : M::identity();
-    }
+    for (int j = 0; j < kItems; ++j)
+      x[j] = Group::template lift<kWords>(in + element(j), keep + element(j), first_item() + j < valid);
   }
 
   // The tile's scan but its prefix: thread, then the lane's threads in the
@@ -209,7 +227,7 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
     Out *staged = reinterpret_cast<Out *>(pipe.in[s]);
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
-      store_group<Out, (kWidth > 1)>(staged + element(j), Convert<Out>::store(r[j]));
+      Group::template store<(kWidth > 1)>(staged + element(j), r[j]);
     constexpr int kRun = 32 * kItems / C;
     pipe.template store_warp_run<kRun>(s, dst, count, on_grid, int(threadIdx.x >> 5) * kRun);
   }
@@ -221,7 +239,7 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
       if (first_item() + j < count)
-        out[element(j)] = Convert<Out>::store(r[j]);
+        Group::template store<false>(out + element(j), r[j]);
   }
 
 private:

@@ -721,6 +721,27 @@ TEST(Edges, PackedLanesAWordAThread) {
   expectLaneThreadCasesPass(cases, /*words=*/true, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
+TEST(Edges, ByteLanesAsWords) {
+  SCANJIT_REQUIRE_GPU();
+  // Max and min of byte lanes held four to a word (byte_lanes.cuh): u8 and
+  // i8 (signed SIMD order), one word a thread and two (lane_width=8), 4, 8
+  // and 16 lanes (16 publish in parts), the policy's one block an SM and
+  // two, masks, both directions, exclusive, an odd length; on the grid, the
+  // output three elements in, and the input and mask off the grid
+  // (shifted stages: words read and written byte by byte).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "max u8[300001,16] dim=0"},
+      {"", "min i8[200000,16] dim=0 mask reverse exclusive"},
+      {"occupancy=2", "max i8[300000,16] dim=0 reverse"},
+      {"occupancy=2", "min u8[250001,16] dim=0 mask"},
+      {"lane_width=8", "max u8[300000,8] dim=0 exclusive"},
+      {"lane_width=8,items=15", "min i8[200003,16] dim=0 mask reverse"},
+      {"lane_threads=1,lane_width=4", "min i8[400000,4] dim=0 reverse exclusive"},
+      {"lane_threads=1,lane_width=4", "max u8[3,100001,8] dim=1 mask"},
+  };
+  expectLaneThreadCasesPass(cases, /*words=*/true, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
+}
+
 TEST(Edges, PackedLanesPublishedInParts) {
   SCANJIT_REQUIRE_GPU();
   // Groups of 64 bytes of accumulators (16 lanes of 4-, 2- and 1-byte
