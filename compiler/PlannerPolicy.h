@@ -163,7 +163,7 @@ struct LookbackPolicy {
   // bf16[256,131072] 2.85 -> 3.05).
   static constexpr bool kWindowFitsTheRow = true;
   static constexpr int kLeanStages = 3;
-  static constexpr int kLeanPerLane = 1; // readers: every warp of the block
+  static constexpr int kLeanPerLane = 1; // readers: every warp of the block (but kWindowFitsTheRow)
   // Edges plans (rows off the 16-byte grid) of 4-byte accumulators in
   // 32-byte tiles need 80 registers: two blocks of 384 threads an SM. H100,
   // f32[3,5000003] / [16777213] one element in: one block of 512 1.63 /
