@@ -337,6 +337,7 @@ struct SegmentedPolicy {
   // an SM (the chunks' four spilled 4-16 stores at 11-16 items); tuned ones
   // of more than 12, two (`f64[1000,500] exclusive` spilled 16 stores in three).
   static constexpr int kPaddedWideLogSumExpThreeBlockItems = 12;
+  static constexpr int kPaddedWideLogSumExpFewItemsMinBlocksPerSm = 3;
   static constexpr int kPaddedWideLogSumExpMinBlocksPerSm = 2;
   // Log-sum-exp takes 8 items a thread, whatever its dtype, in chunks and
   // in warp rows alike: its (max, sum) pairs and linear sums cost an exp an

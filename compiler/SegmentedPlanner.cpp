@@ -127,7 +127,7 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
       plan.minBlocksPerSm =
           pick(tuning.occupancy, paddedItems > policy::SegmentedPolicy::kPaddedWideLogSumExpThreeBlockItems
                                      ? policy::SegmentedPolicy::kPaddedWideLogSumExpMinBlocksPerSm
-                                     : policy::SegmentedPolicy::kWideLogSumExpMaskedMinBlocksPerSm);
+                                     : policy::SegmentedPolicy::kPaddedWideLogSumExpFewItemsMinBlocksPerSm);
   }
   if (policy::SegmentedPolicy::kWarpRows && !tuning.stages && tuning.warpRows != 0 &&
       (padded || tilesWarp(plan.items))) {
