@@ -36,8 +36,29 @@ void expectUnstagedLookback(const std::string &spec) {
   EXPECT_EQ(plan.stages, 0) << spec;
 }
 
+// Each (tuning, spec) plans lane threads with stages, of words of lanes or
+// of one lane each as `words` says (no GPU needed).
+void expectLaneThreadPlans(const std::vector<std::pair<std::string, std::string>> &cases, bool words) {
+  for (const auto &[tuning, spec] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_TRUE(plan.laneThreads) << tuning << " " << spec;
+    EXPECT_EQ(plan.laneWidth > 1, words) << tuning << " " << spec;
+    EXPECT_GT(plan.stages, 0) << tuning << " " << spec;
+  }
+}
+
+// Each (tuning, spec) case passes, under its tuning, at each placement.
+void expectTunedCasesPass(const std::vector<std::pair<std::string, std::string>> &cases,
+                          const std::vector<CaseOptions> &placements) {
+  for (const auto &[tuning, spec] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    expectCasesPass({spec}, placements);
+  }
+}
+
 TEST(Edges, RowFamilyOddLengthsAndOffsets) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
       "sum f32[64,4097] dim=1",         "sum f32[64,4098] dim=1 reverse",
       "sum f32[64,4099] dim=1 mask",    "sum f32[40,9001] dim=1 mask reverse exclusive",
@@ -49,13 +70,13 @@ TEST(Edges, RowFamilyOddLengthsAndOffsets) {
   };
   for (const std::string &s : specs)
     expectEdgesPlan(s, KernelFamily::Row);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(1, 3, 0),    // input and mask in, output aligned
                           offsets(3, 0, 2),    // all three apart
                           offsets(2, 2, 2)});  // all three together
 }
 
 TEST(Edges, LookbackOddLengthsAndOffsets) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
       "sum f32[3,500003] dim=1",           "sum f32[2,300001] dim=1 mask reverse",
       "sum f16[2,400001] dim=1 exclusive", "max f32[3,300007] dim=1 mask",
@@ -64,6 +85,7 @@ TEST(Edges, LookbackOddLengthsAndOffsets) {
   };
   for (const std::string &s : specs)
     expectEdgesPlan(s, KernelFamily::RowLookback);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(1, 5, 0), offsets(3, 0, 1)});
 }
 
@@ -72,7 +94,6 @@ TEST(Edges, LookbackOddLengthsAndOffsets) {
 // products), for edges plans and tiles of narrow types, where the scan
 // holds 128 of them or more.
 TEST(Edges, WideLookbackTiles) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::pair<std::string, int>> wide = {
       {"sum f16[1048576] dim=0", 24},                         {"sum bf16[1000003] dim=0 mask reverse exclusive", 24},
       {"sum f32[1048573] dim=0 mask exclusive", 20},          {"max u8[3,1000001] dim=1 reverse", 24},
@@ -90,6 +111,7 @@ TEST(Edges, WideLookbackTiles) {
     EXPECT_EQ(plan.items, items) << spec;
     specs.push_back(spec);
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
@@ -97,7 +119,6 @@ TEST(Edges, WideLookbackTiles) {
 // kDenseRowsUncapped; masked up to 8192), but max and min, which stay a
 // block a row (kDenseMaxMinUncapped): odd lengths, offsets, both directions.
 TEST(Edges, ManyLongRowsByLookback) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> byLookback = {"sum f32[700,20011] dim=1", "sum f64[600,16001] dim=1 reverse exclusive",
                                                "sum u8[520,40001] dim=1 reverse", "sum f32[600,21001] dim=1 mask exclusive"};
   const std::vector<std::string> byRows = {"max i32[800,17003] dim=1", "min f64[530,9001] dim=1 mask reverse"};
@@ -109,6 +130,7 @@ TEST(Edges, ManyLongRowsByLookback) {
       EXPECT_EQ(plan.family, family) << spec;
       specs.push_back(spec);
     }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
@@ -117,7 +139,6 @@ TEST(Edges, ManyLongRowsByLookback) {
 // three reading warps, two tiles a lane (and log-sum-exp's own window);
 // masks, edges, both directions.
 TEST(Edges, LookbackWindowFitsTheRow) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::pair<std::string, int>> specs = {
       {"sum f32[100,131072] dim=1", 1},           {"sum f32[100,135168] dim=1 reverse", 2},
       {"sum f32[64,266240] dim=1 exclusive", 3},  {"sum f32[64,270000] dim=1 mask", 3},
@@ -132,6 +153,7 @@ TEST(Edges, LookbackWindowFitsTheRow) {
     EXPECT_EQ(plan.lookbackWarps, warps) << spec;
     list.push_back(spec);
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(list, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
@@ -152,7 +174,6 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
 // a lane, results leaving through the warp's scratch to any place; pointers
 // off every grid.
 TEST(Edges, PaddedWarpRows) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
       "logsumexp f64[3001,300] dim=1",          "logsumexp f64[2001,197] dim=1 mask reverse",
       "logsumexp f64[1501,383] dim=1 exclusive", "logsumexp f64[1001,257] dim=1 mask reverse exclusive",
@@ -168,6 +189,7 @@ TEST(Edges, PaddedWarpRows) {
     EXPECT_TRUE(plan.warpRows) << s;
     EXPECT_EQ(plan.rowsPerChunk, 1) << s;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
 }
 
@@ -176,7 +198,6 @@ TEST(Edges, PaddedWarpRows) {
 // of rows through its scratch; a partial last warp of rows; pointers off
 // every grid.
 TEST(Edges, PaddedShortRowsOfLogSumExp) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
       "logsumexp f32[3001,100] dim=1",          "logsumexp f64[2001,60] dim=1 mask reverse",
       "logsumexp f16[3001,129] dim=1 exclusive", "logsumexp f32[1001,37] dim=1 mask reverse exclusive",
@@ -189,6 +210,7 @@ TEST(Edges, PaddedShortRowsOfLogSumExp) {
     EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
     EXPECT_TRUE(plan.warpRows) << s;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
 }
 
@@ -199,7 +221,6 @@ TEST(Edges, PaddedShortRowsOfLogSumExp) {
 // (the off-grid plan: 2-byte rows' edges plan, other widths' registers).
 // Rows of 193 to 512 elements would be padded warp rows: tuned out of them.
 TEST(Edges, OddStagedRowsInChunksOfWholeWords) {
-  SCANJIT_REQUIRE_GPU();
   ScopedTuning chunks("warp_rows=0");
   const std::vector<std::string> specs = {
       "sum f16[6001,295] dim=1",           "max bf16[9001,333] dim=1 mask reverse",
@@ -219,11 +240,11 @@ TEST(Edges, OddStagedRowsInChunksOfWholeWords) {
     EXPECT_FALSE(plan.edges) << s;
     EXPECT_GE(plan.rowsPerChunk, 8) << s;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(0, 0, 3), offsets(1, 3, 2)});
 }
 
 TEST(Edges, ColumnOddCountsAndOffsets) {
-  SCANJIT_REQUIRE_GPU();
   // Panel rows off the grid are bulk-copied as the words holding them; the
   // tensor's last word is copied by a lane (the harness allocates each
   // tensor to its last element, so the sanitizer sees any read past it).
@@ -236,11 +257,11 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
   };
   for (const std::string &s : specs)
     expectEdgesPlan(s, KernelFamily::Column);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(1, 3, 0), offsets(3, 1, 2)});
 }
 
 TEST(Edges, EightByteColumnSumsTakeAColumnAThread) {
-  SCANJIT_REQUIRE_GPU();
   // Sums and products of f64 through the column pipeline: a column a
   // thread, four threads to a column, blocks of 256
   // (ColumnPolicy::kEightByteSums*), with pieces, a panel's last columns
@@ -257,6 +278,7 @@ TEST(Edges, EightByteColumnSumsTakeAColumnAThread) {
     EXPECT_EQ(plan.vector, 1) << spec;
     EXPECT_EQ(plan.groups, 4) << spec;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
@@ -266,7 +288,6 @@ TEST(Edges, EightByteColumnSumsTakeAColumnAThread) {
 // slice is not a multiple of that, short last chunks, resident pieces and
 // none, max and min, every flag; then odd counts ahead, tuned.
 TEST(Edges, ColumnPanelsReadTheirRowsAhead) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
       "sum f16[8197,4096] dim=0",        "sum bf16[3001,512] dim=0 mask reverse",
       "max f16[4099,1024] dim=0 exclusive", "min bf16[20001,256] dim=0 reverse exclusive",
@@ -281,6 +302,7 @@ TEST(Edges, ColumnPanelsReadTheirRowsAhead) {
     EXPECT_FALSE(plan.edges) << spec;
     EXPECT_LT(plan.unroll, (plan.rowsPerChunk + plan.groups - 1) / plan.groups) << spec; // not the whole slice
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0)});
   for (const char *tuning : {"unroll=3", "unroll=5,groups=2"}) {
     ScopedTuning tune(tuning);
@@ -297,7 +319,6 @@ TEST(Edges, ColumnPanelsReadTheirRowsAhead) {
 // read ahead, not a group's whole slice (ColumnPolicy::
 // kRowsAheadTwoByteIntoWideEdges), in panels of 64 and fitted ones.
 TEST(Edges, TwoByteIntegersIntoEightBytesOffTheGridReadEightRowsAhead) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {"sum i16[3,20011,150] dim=1", "prod i16[2,30011,150] dim=1 mask reverse",
                                           "sum i16[50003,150] dim=0 exclusive", "prod i16[20011,1000] dim=0 mask",
                                           "sum i16[3,10007,333] dim=1 reverse exclusive"};
@@ -308,11 +329,11 @@ TEST(Edges, TwoByteIntegersIntoEightBytesOffTheGridReadEightRowsAhead) {
     EXPECT_TRUE(plan.edges) << spec;
     EXPECT_EQ(plan.unroll, 8) << spec;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
 TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
-  SCANJIT_REQUIRE_GPU();
   // (Contiguous rows of 17 or more columns take tiles of whole rows, and
   // pieces that look back over span totals stay as long as the stages up to
   // kMaxSpanPieces: the tests around. Here the column pipeline's pieces,
@@ -328,11 +349,11 @@ TEST(Edges, LongColumnScansStreamTheirPiecesTwice) {
     EXPECT_LE(plan.pieces, 2048) << spec;
     EXPECT_GT(plan.geometry.scan.size, int64_t(plan.pieces) * plan.stages * plan.rowsPerChunk) << spec;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
 TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
-  SCANJIT_REQUIRE_GPU();
   // Pieces that look back over span totals (column_pieces.cuh), tuned onto
   // shapes small enough for a test: past 65 pieces (the inclusive prefix
   // 65 back), between 9 and 65 (spans from piece 0), and under 9 (only
@@ -359,10 +380,11 @@ TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
     EXPECT_TRUE(plan.pieceSpans) << spec;
     EXPECT_GT(plan.pieces, 1) << spec;
     resident += plan.pieces * int64_t(plan.stages) * plan.rowsPerChunk >= plan.geometry.scan.size;
-    expectCasesPass({spec}, {offsets(0, 0, 0), offsets(1, 3, 2)});
   }
   EXPECT_GT(resident, 0) << "resident pieces and pieces that stream twice";
   EXPECT_LT(resident, int(cases.size())) << "resident pieces and pieces that stream twice";
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
 // A single line's 33 to 160 columns of 2- and 4-byte elements with pieces,
@@ -373,7 +395,6 @@ TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
 // part idle, rows on and off the grid (on it, from 64 columns, in place of
 // tiles of whole rows: ColumnPolicy::kTilesOnGridMaxColumns), every op and flag.
 TEST(Edges, ColumnsTakeOnePanelFittedToThem) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {
       // Several lines, where the fitted panel leaves fewer columns idle.
       "sum f16[6,20001,150] dim=1 mask reverse", "max bf16[5,12001,136] dim=1 exclusive",
@@ -395,6 +416,7 @@ TEST(Edges, ColumnsTakeOnePanelFittedToThem) {
     EXPECT_GT(plan.pieces, 1) << spec;
     EXPECT_EQ(plan.threads / plan.groups, (plan.geometry.inner.size + 31) / 32 * 32) << spec;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
@@ -402,7 +424,6 @@ TEST(Edges, ColumnsTakeOnePanelFittedToThem) {
 // that would leave more columns idle than panels of 64 take those
 // (ColumnPolicy::kWidePanelsMaxIdlePanels), on and off the grid.
 TEST(Edges, TwoByteSumsTakeNarrowPanelsWhereWideOnesLeaveColumnsIdle) {
-  SCANJIT_REQUIRE_GPU();
   const std::vector<std::string> specs = {"prod f16[30011,280] dim=0 mask reverse", "sum bf16[40009,179] dim=0 exclusive",
                                           "sum f16[20011,320] dim=0 reverse"};
   for (const std::string &spec : specs) {
@@ -412,11 +433,11 @@ TEST(Edges, TwoByteSumsTakeNarrowPanelsWhereWideOnesLeaveColumnsIdle) {
     EXPECT_GT(plan.pieces, 1) << spec;
     EXPECT_EQ(plan.threads / plan.groups * plan.vector, 64) << spec;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
 TEST(Edges, TallPanelsByWholeRowTiles) {
-  SCANJIT_REQUIRE_GPU();
   // Tiles of whole contiguous rows, one bulk copy each at any alignment,
   // chained by look-back per column (column_tiles.cuh): every op, element
   // size and flag, several lines, short last tiles, scans shorter than a
@@ -448,6 +469,7 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
     ASSERT_TRUE(planOf(spec, plan));
     EXPECT_EQ(plan.lookbackPerLane, perLane) << spec;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2), offsets(3, 1, 0)});
 }
 
@@ -505,7 +527,6 @@ TEST(Edges, MiddleSizedScansHoldTheirShares) {
 }
 
 TEST(Edges, HeldSharesOutnumberingTheResidentBlocks) {
-  SCANJIT_REQUIRE_GPU();
   // A grid of 1024 shares of one tile, four blocks an SM at most (512
   // threads each): early blocks end before late ones start, and the late
   // ones must still find their own shares (LookbackWorkspace::end_block).
@@ -518,11 +539,11 @@ TEST(Edges, HeldSharesOutnumberingTheResidentBlocks) {
     ASSERT_TRUE(planOf(spec, plan));
     EXPECT_GT(plan.grid, 4 * 132) << spec << ": the grid must outnumber an H100's or H200's resident blocks";
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0)});
 }
 
 TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
-  SCANJIT_REQUIRE_GPU();
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
   // shared memory (lookback_lanes.cuh). No stages, any alignment: costly
@@ -545,11 +566,11 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   for (const std::string &s : specs)
     if (s.find("strides") == std::string::npos)
       expectUnstagedLookback(s);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
 TEST(Edges, LinesAtAStrideOfTheirOwn) {
-  SCANJIT_REQUIRE_GPU();
   // x[::2] and the like at 2 to 16 bytes an element: the look-back's tiles
   // staged as their dense spans (span_pipeline.cuh), each warp picking its
   // elements from the stage; odd lengths, the last tile partial, pointers a
@@ -588,11 +609,11 @@ TEST(Edges, LinesAtAStrideOfTheirOwn) {
     expectUnstagedLookback(s);
   std::vector<std::string> all = staged;
   all.insert(all.end(), unstaged.begin(), unstaged.end());
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(all, {CaseOptions{}, offsets(1, 3, 2)});
 }
 
 TEST(Edges, NarrowColumnsPackedIntoOneRow) {
-  SCANJIT_REQUIRE_GPU();
   // Narrow columns on the 16-byte grid, masked or not, of a cheap combine: one
   // row of packed rows through the pipelined look-back (packed_lanes.cuh),
   // every dtype's lanes, both directions, batches around the group, row
@@ -649,26 +670,11 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
   EXPECT_LT(laneThreadPlans, int(specs.size())) << "both ways of scanning packed lanes";
   std::vector<std::string> all = specs;
   all.insert(all.end(), shifted.begin(), shifted.end());
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(all, {offsets(1, 0, 0), offsets(0, 0, 3), offsets(3, 1, 1)});
 }
 
-// Each (tuning, spec) plans lane threads with stages, of words of lanes or
-// of one lane each as `words` says, and passes at every placement.
-void expectLaneThreadCasesPass(const std::vector<std::pair<std::string, std::string>> &cases, bool words,
-                               const std::vector<CaseOptions> &placements) {
-  for (const auto &[tuning, spec] : cases) {
-    ScopedTuning tune(tuning.c_str());
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_TRUE(plan.laneThreads) << tuning << " " << spec;
-    EXPECT_EQ(plan.laneWidth > 1, words) << tuning << " " << spec;
-    EXPECT_GT(plan.stages, 0) << tuning << " " << spec;
-    expectCasesPass({spec}, placements);
-  }
-}
-
 TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {
-  SCANJIT_REQUIRE_GPU();
   // A thread a lane (lane_threads.cuh) where the policy does not take it:
   // 2- and 1-byte elements, 8 lanes, blocks whose warps' lane totals
   // fill one round of 32 slots, two or four (512 threads of 4 and 8 lanes),
@@ -685,11 +691,12 @@ TEST(Edges, PackedLanesAThreadALaneInEveryBlock) {
       {"lane_threads=1,lane_width=1,threads=1024,items=1", "sum i32[250000,4] dim=0"},
       {"lane_threads=1,lane_width=1,threads=256,items=7", "sum f32[200000,8] dim=0 mask"},
   };
-  expectLaneThreadCasesPass(cases, /*words=*/false, {CaseOptions{}, offsets(0, 0, 3)});
+  expectLaneThreadPlans(cases, /*words=*/false);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3)});
 }
 
 TEST(Edges, PackedLanesAWordAThread) {
-  SCANJIT_REQUIRE_GPU();
   // Lane threads holding 2, 4 or 8 adjacent lanes of each item (lane_width,
   // lane_threads.cuh), read from and written to the stage as one word: 2-,
   // 1-, 4- and 8-byte elements, one to eight threads an item, blocks of one
@@ -718,11 +725,12 @@ TEST(Edges, PackedLanesAWordAThread) {
       {"", "sum bf16[150000,8] dim=0 mask reverse"},
       {"", "min i8[300001,4] dim=0 mask exclusive"}, // a masked byte item of one thread
   };
-  expectLaneThreadCasesPass(cases, /*words=*/true, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
+  expectLaneThreadPlans(cases, /*words=*/true);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
 TEST(Edges, ByteLanesAsWords) {
-  SCANJIT_REQUIRE_GPU();
   // Max and min of byte lanes held four to a word (byte_lanes.cuh): u8 and
   // i8 (signed SIMD order), one word a thread and two (lane_width=8), 4, 8
   // and 16 lanes (16 publish in parts), the policy's one block an SM and
@@ -739,11 +747,12 @@ TEST(Edges, ByteLanesAsWords) {
       {"lane_threads=1,lane_width=4", "min i8[400000,4] dim=0 reverse exclusive"},
       {"lane_threads=1,lane_width=4", "max u8[3,100001,8] dim=1 mask"},
   };
-  expectLaneThreadCasesPass(cases, /*words=*/true, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
+  expectLaneThreadPlans(cases, /*words=*/true);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
 TEST(Edges, PackedLanesPublishedInParts) {
-  SCANJIT_REQUIRE_GPU();
   // Groups of 64 bytes of accumulators (16 lanes of 4-, 2- and 1-byte
   // elements, 8 of 8-byte ones, a lane a thread) that the look-back
   // publishes in two parts of 32 bytes, each read by warps of its own
@@ -775,11 +784,11 @@ TEST(Edges, PackedLanesPublishedInParts) {
     EXPECT_GT(plan.stages, 0) << s;
     EXPECT_EQ(plan.lookbackWarps % 2, 0) << s << ": warps of each part";
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
 TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {
-  SCANJIT_REQUIRE_GPU();
   // Specs whose plans stage their rows by bulk copies, launched with input
   // or mask pointers off the 16-byte grid: the launch takes the spec's
   // off-grid plan (edges, or narrow columns unpacked), compiled on the first
@@ -789,12 +798,15 @@ TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {
       "max f32[600,4000] dim=1 mask",     "sum bf16[600,6000] dim=1 exclusive",
       "sum f32[2048,2048] dim=0",         "sum f32[250000,3] dim=0",
   };
-  precompile(specs);
   for (const std::string &s : specs) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(s, plan));
     EXPECT_GT(plan.stages, 0) << s;
     EXPECT_FALSE(plan.edges) << s;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  precompile(specs);
+  for (const std::string &s : specs) {
     expectCasePasses(s); // on the grid: the spec's own plan (and the inputs' generator, warm)
     const RuntimeStats before = runtimeStats();
     expectCasePasses(s, offsets(1, 3, 2));
@@ -808,7 +820,6 @@ TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {
 }
 
 TEST(Edges, OutputOffTheInputsGrid) {
-  SCANJIT_REQUIRE_GPU();
   // Plans on the input's 16-byte grid (aligned=in) launched with the output
   // a few elements off it: the staged families store the stage through the
   // lanes, the warp-rows kernel through its shared scratch, the rest from
@@ -830,6 +841,7 @@ TEST(Edges, OutputOffTheInputsGrid) {
     ASSERT_TRUE(planOf(s, plan));
     EXPECT_FALSE(plan.edges) << s;
   }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 1), offsets(0, 0, 2), offsets(0, 0, 3), offsets(2, 2, 1)});
 }
 
