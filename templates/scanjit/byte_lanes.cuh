@@ -16,10 +16,9 @@
 namespace scanjit {
 
 // kWords words of byte lanes: lane 4 w + b is byte b of word w (the order
-// the lanes lie in memory).
-template <int kWords> struct ByteWords {
-  unsigned w[kWords];
-};
+// the lanes lie in memory). Lanes of words, so packed_lanes.cuh's lane-wise
+// shuffles move them.
+template <int kWords> using ByteWords = Lanes<unsigned, kWords>;
 
 // Which ops of which bytes combine as words: max and min of u8 or i8
 // (whose accumulators hold a byte's value whatever their type), four lanes
@@ -60,36 +59,17 @@ template <class Op, int kWords> struct ByteWordsOp {
     Value r;
 #pragma unroll
     for (int i = 0; i < kWords; ++i)
-      r.w[i] = identity_word();
+      r.v[i] = identity_word();
     return r;
   }
   static __device__ __forceinline__ Value combine(Value a, Value b) {
     Value r;
 #pragma unroll
     for (int i = 0; i < kWords; ++i)
-      r.w[i] = ByteWordOp<Op>::combine(a.w[i], b.w[i]);
+      r.v[i] = ByteWordOp<Op>::combine(a.v[i], b.v[i]);
     return r;
   }
 };
-template <class Op, int kWords> struct CheapCombine<ByteWordsOp<Op, kWords>> {
-  static constexpr bool value = true;
-};
-
-template <int kWords, class Shuffle> __device__ __forceinline__ ByteWords<kWords> each_word(ByteWords<kWords> x, Shuffle f) {
-#pragma unroll
-  for (int i = 0; i < kWords; ++i)
-    x.w[i] = f(x.w[i]);
-  return x;
-}
-template <int kWords> __device__ __forceinline__ ByteWords<kWords> shfl_up(ByteWords<kWords> x, int d) {
-  return each_word(x, [d](unsigned v) { return shfl_up(v, d); });
-}
-template <int kWords> __device__ __forceinline__ ByteWords<kWords> shfl_down(ByteWords<kWords> x, int d) {
-  return each_word(x, [d](unsigned v) { return shfl_down(v, d); });
-}
-template <int kWords> __device__ __forceinline__ ByteWords<kWords> shfl_idx(ByteWords<kWords> x, int lane) {
-  return each_word(x, [lane](unsigned v) { return shfl_idx(v, lane); });
-}
 
 // The words of kWords * 4 bytes at `p`: loaded whole where `kWord` (p a
 // multiple of their size), else byte by byte (a shifted stage's or an
@@ -105,7 +85,7 @@ template <int kWords, bool kWord, class T> __device__ __forceinline__ ByteWords<
     const u8 *b = reinterpret_cast<const u8 *>(p);
 #pragma unroll
     for (int i = 0; i < kWords; ++i)
-      r.w[i] = unsigned(b[4 * i]) | unsigned(b[4 * i + 1]) << 8 | unsigned(b[4 * i + 2]) << 16 |
+      r.v[i] = unsigned(b[4 * i]) | unsigned(b[4 * i + 1]) << 8 | unsigned(b[4 * i + 2]) << 16 |
                unsigned(b[4 * i + 3]) << 24;
   }
   return r;
@@ -119,7 +99,7 @@ template <int kWords, bool kWord, class T> __device__ __forceinline__ void write
     u8 *b = reinterpret_cast<u8 *>(p);
 #pragma unroll
     for (int i = 0; i < 4 * kWords; ++i)
-      b[i] = u8(v.w[i / 4] >> (8 * (i % 4)));
+      b[i] = u8(v.v[i / 4] >> (8 * (i % 4)));
   }
 }
 
@@ -137,17 +117,17 @@ template <class P, int kWidth> struct ByteLaneGroup {
     Acc r;
 #pragma unroll
     for (int i = 0; i < kWords; ++i) {
-      r.w[i] = 0;
+      r.v[i] = 0;
 #pragma unroll
       for (int b = 0; b < 4; ++b)
-        r.w[i] |= unsigned(u8(t.v[first + 4 * i + b])) << (8 * b);
+        r.v[i] |= unsigned(u8(t.v[first + 4 * i + b])) << (8 * b);
     }
     return r;
   }
   template <class Tile> static __device__ __forceinline__ void put(Tile &t, int first, Acc a) {
 #pragma unroll
     for (int i = 0; i < 4 * kWords; ++i)
-      t.v[first + i] = typename P::Acc(typename P::In(u8(a.w[i / 4] >> (8 * (i % 4))))); // (i8: sign-extended)
+      t.v[first + i] = typename P::Acc(typename P::In(u8(a.v[i / 4] >> (8 * (i % 4))))); // (i8: sign-extended)
   }
   // An item's lanes at `in` (its mask's at `keep`), the identity where it
   // is past the tile's end or its mask byte is 0.
@@ -157,12 +137,12 @@ template <class P, int kWidth> struct ByteLaneGroup {
     const unsigned id = Op::identity_word();
 #pragma unroll
     for (int i = 0; i < kWords; ++i) {
-      unsigned w = x.w[i];
+      unsigned w = x.v[i];
       if constexpr (P::kMask) {
-        const unsigned kept = __vcmpne4(read_byte_words<kWords, kWord>(keep).w[i], 0u); // 0xff a kept byte
+        const unsigned kept = __vcmpne4(read_byte_words<kWords, kWord>(keep).v[i], 0u); // 0xff a kept byte
         w = (w & kept) | (id & ~kept);
       }
-      x.w[i] = in_tile ? w : id;
+      x.v[i] = in_tile ? w : id;
     }
     return x;
   }
