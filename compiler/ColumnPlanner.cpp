@@ -139,6 +139,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int64_t bytes = classCount(tuning, g.numLines()) * g.scan.size * g.inner.size *
                         (inBytes + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
   plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages, bytes, plan.pieceSpans);
+  plan.wordCopies = pickFlag(tuning.wordCopies, policy::ColumnPolicy::kPipelineWordCopies && plan.pieces > 1);
   // Pieces no longer than the stages stay resident and keep every stage's
   // slice totals; otherwise several groups exchange one stage's at a time.
   const bool resident = plan.pieces > 1 && ceilDiv(chunks, plan.pieces) <= stages;
@@ -421,6 +422,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   tiles.lookbackPerLane = pick(tuning.lookback, int(perLane));
   tiles.lookbackWarps = 1;
   tiles.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
+  tiles.wordCopies = false; // (a tile is one bulk copy)
   tiles.sharedBytes = columnTilesSharedBytes(spec, tiles);
   // A mask of 1-byte elements holds as many bytes as the input, and 8-byte
   // slice totals add more (kTileBytes counts the input's): fewer rows a

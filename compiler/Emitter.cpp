@@ -46,6 +46,7 @@ struct Plan {
   static constexpr bool kWholeRows = {{whole_rows}};
   static constexpr bool kHeldShares = {{held_shares}};
   static constexpr bool kEvictFirst = {{evict_first}};
+  static constexpr bool kWordCopies = {{word_copies}};
   static constexpr bool kWarpRows = {{warp_rows}};
   static constexpr bool kEdges = {{edges}};
   static constexpr int kPackedLanes = {{packed_lanes}};
@@ -214,6 +215,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"stages", std::to_string(plan.stages)},
       {"groups", std::to_string(plan.groups)},
       {"evict_first", boolText(plan.evictFirst)},
+      {"word_copies", boolText(plan.wordCopies)},
       {"warp_rows", boolText(plan.warpRows)},
       {"edges", boolText(plan.edges)},
       {"packed_lanes", std::to_string(plan.packedLanes)},

@@ -67,6 +67,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     if (!forClass)
       os << " workspace=" << p.workspaceBytes;
   }
+  if (family == KernelFamily::Column && p.wordCopies)
+    os << " word_copies=1";
   if (family == KernelFamily::Column && p.wholeRows) {
     os << " whole_rows=1 lookback=" << p.lookbackPerLane;
     if (!forClass)

@@ -59,6 +59,7 @@ struct KernelPlan {
   bool pieceSpans = false;  // pieces look back over span totals, a link per 65 pieces (column_pieces.cuh)
   bool wholeRows = false;   // column family: tiles of rowsPerChunk whole contiguous rows, chained by look-back (column_tiles.cuh)
   bool heldShares = false;  // row_lookback: each block holds its share of the tiles at once and looks back once (lookback_shares.cuh)
+  bool wordCopies = false;  // column pipeline: stages filled by each thread's 16-byte copies (cp.async), not a bulk copy a row
   bool evictFirst = false;  // bulk copies carry the evict-first L2 policy (plans with stages)
   bool warpRows = false;    // each warp scans whole rows alone (row_segmented, rows tiling a warp's run)
   bool edges = false;       // staged data may lie off the 16-byte grid: tiles on each row's grid, edges copied apart (or dense spans)

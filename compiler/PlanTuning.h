@@ -29,6 +29,7 @@ struct PlanTuning {
   int wholeRows = -1; // 1/0: tall panels as tiles of whole rows (column_tiles.cuh) or not; -1: the policy's choice
   int heldShares = -1; // 1/0: a middle-sized row's blocks hold their shares of tiles at once (row_lookback) or not; -1: the policy's
   int evictFirst = -1; // 1/0: bulk copies with/without the evict-first L2 policy; -1: the policy's choice
+  int wordCopies = -1; // 1/0: column pipeline stages filled by each thread's 16-byte copies (cp.async) or by a bulk copy a row; -1: the policy's
   int pieceSpans = -1; // 1/0: column pieces look back over span totals or a window of 8; -1: the policy's
   int fittedPanel = -1; // 1/0: few panels of 2- and 4-byte elements as one panel a column a thread, as wide as the columns, or the policy's panels; -1: the policy's
   int laneThreads = -1; // 1/0: packed narrow columns scanned a thread a lane (lane_threads.cuh) or Lanes a thread; -1: the policy's
@@ -43,7 +44,7 @@ struct PlanTuning {
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && laneThreads < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
+           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && wordCopies < 0 && laneThreads < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

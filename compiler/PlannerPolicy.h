@@ -668,6 +668,18 @@ struct ColumnPolicy {
   static constexpr int kLogSumExpRowsAhead = 2;
   static constexpr int kMaskedStages = 2;
   static constexpr bool kPipelineEvictFirst = false;
+  // Plans with pieces fill their stages by each thread's 16-byte copies
+  // (cp.async, `word_copies=1`), not a bulk copy a row: bulk copies of
+  // per-thread addresses issue one lane at a time, and that loop held a
+  // quarter of the warps' stall samples of f32[4096,4096] dim=0 (ncu, H200).
+  // H200, x copy, bulk -> words (one sweep): f32[4096,4096] dim=0 1.24 ->
+  // 1.18, max f16[4096,4096] 1.69 -> 1.49, bf16[21648,3697] mask reverse
+  // 1.98 -> 1.76, logsumexp f32[4096,4097] mask 2.88 -> 2.64, prod
+  // f64[300000,300] mask 1.46 -> 1.35, f64[4096,4096] reverse exclusive 1.20
+  // -> 1.14; none of 22 with pieces lost beyond the spread. Without pieces
+  // (a block a panel, many panels) bulk copies stay: the dim=0 seed went
+  // 1.09 -> 1.12 (BENCHMARKS.md, forty-seventh pass).
+  static constexpr bool kPipelineWordCopies = true;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;
   // Fewer panels than this (2 blocks per SM on an H200) leave the SMs with

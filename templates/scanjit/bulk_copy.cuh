@@ -115,6 +115,33 @@ __device__ __forceinline__ void copy_run_as_words(unsigned char *dst, const T *s
     *reinterpret_cast<T *>(dst + (at - lo)) = *reinterpret_cast<const T *>(at);
 }
 
+// One 16-byte word from 16-byte aligned global `word` to shared `dst`
+// (16-byte aligned): cp.async, an address a thread (sm_80 on), so a warp
+// issues 32 at once where bulk copies of per-thread addresses go one lane
+// at a time. `policy`: an L2 policy from l2_evict_first(), used when
+// kEvictFirst. The copies complete on a barrier through
+// mbarrier_arrive_on_async_copies(), or cp_async_wait_all().
+template <bool kEvictFirst>
+__device__ __forceinline__ void copy_word_async(void *dst, const void *word, u64 policy) {
+  if (kEvictFirst)
+    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(shared_address(dst)),
+                 "l"(word), "l"(policy)
+                 : "memory");
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(dst)), "l"(word) : "memory");
+}
+
+// This thread's arrival on the barrier's current phase (one of those it
+// was initialized to count, as mbarrier_arrive's), made once every cp.async
+// it has issued so far has completed; their bytes are then visible to every
+// thread that waits on the phase.
+__device__ __forceinline__ void mbarrier_arrive_on_async_copies(u64 *bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(shared_address(bar)) : "memory");
+}
+
+// Waits for every cp.async this thread has issued.
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
 // `bytes` (a multiple of 16) from shared `src` to 16-byte aligned global
 // `dst`, in the issuing thread's current bulk group (commit it after).
 template <bool kEvictFirst>

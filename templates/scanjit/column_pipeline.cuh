@@ -2,7 +2,8 @@
 // of kPanel = threads / groups x vector contiguous columns of one line and
 // walks the scan through stages of Plan::kRowsPerChunk rows, each row of the
 // panel one bulk copy (issued by every thread, each counting its bytes and
-// its arrival on the stage's mbarrier). Threads read their columns from the
+// its arrival on the stage's mbarrier), or with word copies
+// (Plan::kWordCopies) each thread's share of the stage's 16-byte words. Threads read their columns from the
 // stage, carry in registers, and store each row's results coalesced across
 // the panel. Deep stages put many bytes in flight even when there are few
 // columns (dim=0 of a square matrix).
@@ -39,6 +40,38 @@
 #include "scanjit/ops.cuh"
 
 namespace scanjit {
+
+// Word copies: `count` rows of `n` elements from `src` on (a row every
+// `step` elements), each to its own `kRowBytes` of `stage` at its place in
+// its first 16-byte word (as copy_run_as_words lands it), by every thread of
+// the block, a word at a time (copy_word_async). Words from `safe_end` (the
+// start of the tensor's last word, which may end past its allocation) on
+// are not copied whole: the row's elements there are stored by this thread,
+// and it returns true.
+template <int kThreads, int kRowBytes, bool kEvictFirst, class T, class Index>
+__device__ __forceinline__ bool copy_stage_words(unsigned char *stage, const T *src, Index step, int count, int n,
+                                                 u64 safe_end) {
+  static_assert(kRowBytes % 16 == 0, "stage rows are whole words");
+  constexpr int kWords = kRowBytes / 16; // a row's words, at most
+  const u64 policy = kEvictFirst ? l2_evict_first() : 0;
+  const int words = count * kWords;
+  bool by_hand = false;
+#pragma unroll 4
+  for (int w = threadIdx.x; w < words; w += kThreads) {
+    const int r = w / kWords, j = w % kWords;
+    const u64 begin = reinterpret_cast<u64>(src + Index(r) * step), end = begin + u64(n) * sizeof(T);
+    const u64 word = (begin & ~u64(15)) + u64(j) * 16;
+    unsigned char *dst = stage + r * kRowBytes + j * 16;
+    if (word < end && word < safe_end) {
+      copy_word_async<kEvictFirst>(dst, reinterpret_cast<const void *>(word), policy);
+    } else if (word < end) { // the tensor's last word, rarely
+      for (u64 at = max(begin, word); at < end; at += sizeof(T))
+        *reinterpret_cast<T *>(dst + (at - word)) = *reinterpret_cast<const T *>(at);
+      by_hand = true;
+    }
+  }
+  return by_hand;
+}
 
 template <class P, int kStages, int kRows, int kPanel, int kGroups, bool kStageTotals, bool kEdges>
 struct ColumnStages {
@@ -147,10 +180,30 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // sixth of the column kernel's time issuing them (H100, Nsight Compute).
   // (A plan without edges is launched only with pointers on the 16-byte
   // grid: tile_pipeline.cuh.)
+  // With word copies (Plan::kWordCopies), every thread instead copies its
+  // share of the stage's 16-byte words (copy_stage_words), tracked on the
+  // same barrier.
   auto fill = [&](int s, long long k) {
     Index first;
     int count;
     chunk_rows(k, first, count);
+    if constexpr (Plan::kWordCopies) {
+      bool by_hand = copy_stage_words<T, Stages::kRowBytes, Plan::kEvictFirst>(
+          st.in[s], in + o.in + first * Index(Scan::kIn), Index(Scan::kIn), count, panel_elems, last_words.in);
+      if constexpr (P::kMask)
+        by_hand |= copy_stage_words<T, Stages::kMaskRowBytes, Plan::kEvictFirst>(
+            st.mask[s], mask + o.mask + first * Index(Scan::kMask), Index(Scan::kMask), count, panel_elems,
+            last_words.mask);
+      // One arrival a thread: once its copies complete, or, where it stored
+      // elements itself, after them (a release, as a bulk copy's thread).
+      if (by_hand) {
+        cp_async_wait_all();
+        mbarrier_arrive(&st.full[s]);
+      } else {
+        mbarrier_arrive_on_async_copies(&st.full[s]);
+      }
+      return;
+    }
     if (!Plan::kEdges && int(threadIdx.x) < count) {
       const unsigned rows = unsigned(count - 1 - int(threadIdx.x)) / unsigned(T) + 1;
       mbarrier_expect_tx(&st.full[s], rows * unsigned(panel_elems) * unsigned(sizeof(In) + (P::kMask ? 1 : 0)));

@@ -6,6 +6,8 @@
 #include "GpuHarness.h"
 #include "scanjit/Scan.h"
 
+#include <algorithm>
+
 using namespace scanjit;
 using namespace scanjit::gpu_testing;
 
@@ -385,6 +387,45 @@ TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
   EXPECT_LT(resident, int(cases.size())) << "resident pieces and pieces that stream twice";
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectTunedCasesPass(cases, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
+// Column pipeline stages filled by each thread's 16-byte copies (the
+// policy's with pieces: word_copies=1) or by a bulk copy a row (its
+// without), each tuned the other way too: rows on and off the grid, a
+// tensor whose last word is partly past its end (the copies read only its
+// elements there), masks, both directions, every element size.
+TEST(Edges, ColumnStagesByWordsOrBulkCopies) {
+  const std::vector<std::string> withPieces = {
+      "sum f32[3001,333] dim=0 mask reverse", "max f16[2049,1025] dim=0 exclusive",
+      "sum f64[4001,258] dim=0",              "prod i32[1001,4097] dim=0 mask",
+      "logsumexp f32[2001,1001] dim=0",       "min i8[5003,508] dim=0 reverse",
+  };
+  const std::vector<std::string> withoutPieces = {
+      "sum f32[300,20001] dim=0 mask", "max bf16[200,40000] dim=0 reverse exclusive",
+      "sum u8[100,70001] dim=0",       "sum f32[8,1000,4096] dim=1 mask",
+  };
+  std::vector<std::pair<std::string, std::string>> cases;
+  for (const std::string &spec : withPieces)
+    cases.push_back({"", spec});
+  for (const std::string &spec : withoutPieces)
+    cases.push_back({"", spec});
+  for (const char *spec : {"sum f32[3001,333] dim=0 mask reverse", "sum f64[4001,258] dim=0", "min i8[5003,508] dim=0 reverse"})
+    cases.push_back({"word_copies=0", spec});
+  for (const char *spec : {"sum f32[300,20001] dim=0 mask", "max bf16[200,40000] dim=0 reverse exclusive", "sum u8[100,70001] dim=0"})
+    cases.push_back({"word_copies=1", spec});
+  for (const auto &[tuning, spec] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << tuning << " " << spec;
+    EXPECT_GT(plan.stages, 0) << tuning << " " << spec;
+    EXPECT_FALSE(plan.wholeRows) << tuning << " " << spec;
+    const bool pieces = plan.pieces > 1;
+    EXPECT_EQ(pieces, std::find(withPieces.begin(), withPieces.end(), spec) != withPieces.end()) << spec;
+    EXPECT_EQ(plan.wordCopies, tuning.empty() ? pieces : tuning == "word_copies=1") << tuning << " " << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 3, 2), offsets(3, 0, 0)});
 }
 
 // A single line's 33 to 160 columns of 2- and 4-byte elements with pieces,

@@ -277,6 +277,30 @@ TEST(Planner, FewPanelsOfLongChainsLookBackOverSpanTotals) {
       << "no pieces, no spans";
 }
 
+// Column pipelines with pieces fill their stages by each thread's 16-byte
+// copies; a block a panel (many panels) by a bulk copy a row
+// (ColumnPolicy::kPipelineWordCopies); tuned either way; tiles of whole
+// rows are one bulk copy a tile.
+TEST(Planner, ColumnPiecesFillTheirStagesByWords) {
+  const KernelPlan pieces = plan("sum f32[4096,4096] dim=0");
+  EXPECT_GT(pieces.pieces, 1);
+  EXPECT_TRUE(pieces.wordCopies);
+  EXPECT_NE(pieces.toString().find(" word_copies=1"), std::string::npos);
+  const KernelPlan edges = plan("sum f32[65536,333] dim=0 mask");
+  EXPECT_TRUE(edges.edges);
+  EXPECT_TRUE(edges.wordCopies);
+  const KernelPlan panels = plan("sum f32[32768,32768] dim=0");
+  EXPECT_EQ(panels.family, KernelFamily::Column);
+  EXPECT_EQ(panels.pieces, 1);
+  EXPECT_FALSE(panels.wordCopies);
+  EXPECT_EQ(panels.toString().find("word_copies"), std::string::npos);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4096,4096] dim=0"), *parsePlanTuning("word_copies=0")).wordCopies);
+  EXPECT_TRUE(planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("word_copies=1")).wordCopies);
+  const KernelPlan tiles = plan("sum f32[4194304,20] dim=0");
+  EXPECT_TRUE(tiles.wholeRows);
+  EXPECT_FALSE(tiles.wordCopies);
+}
+
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
 // groups (ColumnPolicy::kFewColumns); log-sum-exp keeps its own, and wider
 // panels of a single line take one panel fitted to them (the test below).
