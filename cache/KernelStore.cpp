@@ -3,6 +3,7 @@
 #include "compiler/Log.h"
 #include "compiler/Nvrtc.h"
 #include "compiler/ShapeClass.h"
+#include "compiler/Target.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -34,8 +35,12 @@ void dumpSource(llvm::StringRef source, llvm::StringRef entry, const CacheKey &k
 
 llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKernel &k, const Target &target,
                                                  const CacheKey &key) {
-  if (llvm::Optional<CacheEntry> hit = disk.lookup(key))
-    return StoredKernel{std::move(hit->kernel), true};
+  // Kernels run as another arch load from their PTX, which entries do not
+  // keep: the disk cache is passed by.
+  const bool cached = !runsAsAnotherArch();
+  if (cached)
+    if (llvm::Optional<CacheEntry> hit = disk.lookup(key))
+      return StoredKernel{std::move(hit->kernel), true};
   dumpSource(k.source, k.entry, key);
   auto compiled = compileWithNvrtc(k.source, k.entry, target, k.what);
   if (!compiled)
@@ -46,7 +51,8 @@ llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKe
   entry.keyText = key.text;
   entry.plan = k.plan;
   entry.kernel = *compiled;
-  disk.store(key, entry);
+  if (cached)
+    disk.store(key, entry);
   return StoredKernel{std::move(*compiled), false};
 }
 

@@ -15,6 +15,7 @@ struct ArchPolicy {
   int minSm;                      // the row applies from this compute capability up to the next row's
   const char *family;             // printed in the plan: "sm_90", "sm_80/86/89", ...
   bool bulkCopy;                  // cp.async.bulk with mbarrier transaction counts: the staged kernels
+  bool asyncCopy;                 // cp.async and mbarriers: the column pipeline by word copies
   int64_t maxDynamicSharedBytes;  // a block's opt-in limit
   int64_t sharedBytesPerSm;       // what the blocks of an SM share
   int maxThreadsPerSm;

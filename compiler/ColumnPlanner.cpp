@@ -139,7 +139,8 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int64_t bytes = classCount(tuning, g.numLines()) * g.scan.size * g.inner.size *
                         (inBytes + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
   plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages, bytes, plan.pieceSpans);
-  plan.wordCopies = pickFlag(tuning.wordCopies, policy::ColumnPolicy::kPipelineWordCopies && plan.pieces > 1);
+  plan.wordCopies =
+      !arch.bulkCopy || pickFlag(tuning.wordCopies, policy::ColumnPolicy::kPipelineWordCopies && plan.pieces > 1);
   // Pieces no longer than the stages stay resident and keep every stage's
   // slice totals; otherwise several groups exchange one stage's at a time.
   const bool resident = plan.pieces > 1 && ceilDiv(chunks, plan.pieces) <= stages;
@@ -469,7 +470,13 @@ void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &
   plan.threads = pick(tuning.threads, plan.threads);
   const int64_t work = threadsFor(plan.vector);
   plan.grid = ceilDiv(work, plan.threads);
-  if (fewColumns && arch.bulkCopy && !planColumnTiles(arch, spec, tuning, plan)) // (stages are filled by bulk copies)
+  // Stages are filled by bulk copies, or on archs with cp.async but none,
+  // by word copies (ColumnPolicy::kWordPipelineWithoutBulkCopies; tuned on
+  // by word_copies=1): the registers alone give few columns a few blocks.
+  if (fewColumns && arch.bulkCopy && !planColumnTiles(arch, spec, tuning, plan))
+    planColumnStages(arch, spec, tuning, plan);
+  else if (fewColumns && !arch.bulkCopy && arch.asyncCopy &&
+           pickFlag(tuning.wordCopies, policy::ColumnPolicy::kWordPipelineWithoutBulkCopies))
     planColumnStages(arch, spec, tuning, plan);
 }
 

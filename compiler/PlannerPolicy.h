@@ -680,6 +680,13 @@ struct ColumnPolicy {
   // (a block a panel, many panels) bulk copies stay: the dim=0 seed went
   // 1.09 -> 1.12 (BENCHMARKS.md, forty-seventh pass).
   static constexpr bool kPipelineWordCopies = true;
+  // Archs with cp.async but no bulk copies (sm_80/86/89) could take the
+  // column pipeline by word copies where few columns leave their register
+  // plans a few blocks (f32[1048576,100] dim=0: one block of 256 threads;
+  // the dim=0 seed 128), but its kernels have not run there yet: off until
+  // they have (SCANJIT_RUN_ARCH=sm_80 runs sm_80's plans on an H100/H200;
+  // word_copies=1 takes it).
+  static constexpr bool kWordPipelineWithoutBulkCopies = false;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;
   // Fewer panels than this (2 blocks per SM on an H200) leave the SMs with

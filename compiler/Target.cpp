@@ -37,6 +37,25 @@ llvm::Expected<Target> parseTarget(llvm::StringRef text) {
   return Target{sm};
 }
 
+bool runsAsAnotherArch() {
+  const char *env = std::getenv("SCANJIT_RUN_ARCH");
+  return env && *env;
+}
+
+llvm::Expected<Target> runTarget(int deviceSm) {
+  if (!runsAsAnotherArch())
+    return parseTarget("sm_" + std::to_string(deviceSm));
+  const char *env = std::getenv("SCANJIT_RUN_ARCH");
+  auto t = parseTarget(env);
+  if (!t)
+    return detail::makeError(ErrorCode::InvalidArgument, "SCANJIT_RUN_ARCH: " + llvm::toString(t.takeError()));
+  if (t->sm > deviceSm)
+    return detail::makeErrorF(ErrorCode::InvalidArgument,
+                              "SCANJIT_RUN_ARCH={0} is newer than this GPU (sm_{1}): its code cannot run here", env,
+                              deviceSm);
+  return t;
+}
+
 llvm::Expected<Target> resolveTarget(llvm::StringRef explicitArch, int detectedSm) {
   if (!explicitArch.empty())
     return parseTarget(explicitArch);

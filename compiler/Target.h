@@ -25,6 +25,17 @@ llvm::Expected<Target> parseTarget(llvm::StringRef text);
 /// else the GPU present (`detectedSm`, 0 if none), else sm_90.
 llvm::Expected<Target> resolveTarget(llvm::StringRef explicitArch, int detectedSm);
 
+/// The arch a GPU of compute capability `deviceSm` runs its kernels as:
+/// its own, or $SCANJIT_RUN_ARCH (a testing knob), an older arch whose plans
+/// and code paths then run on this GPU from their PTX, which the driver
+/// compiles for it (sm_80's on an H100). Fails on bad text or an arch newer
+/// than the GPU's.
+llvm::Expected<Target> runTarget(int deviceSm);
+
+/// Whether $SCANJIT_RUN_ARCH is set: kernels then load from their PTX, and
+/// the disk cache, which keeps cubins, is off.
+bool runsAsAnotherArch();
+
 /// Architectures this NVRTC can compile for, e.g. {75, 80, ..., 90, ...}.
 std::vector<int> nvrtcSupportedSms();
 

@@ -9,7 +9,9 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdlib>
 #include <mutex>
+#include <tuple>
 
 namespace scanjit {
 namespace detail {
@@ -60,20 +62,25 @@ void checkPointer(const void *p, DType dtype, bool needed, const char *name, con
 }
 
 // The runtime compiles for the device it runs on (SCANJIT_ARCH is for
-// inspect and precompile, where no device decides). Checked once per arch.
+// inspect and precompile, where no device decides), or as SCANJIT_RUN_ARCH
+// asks (runTarget). Checked once per arch (and run arch: tests set it).
 Target targetForDevice(int sm) {
   static std::mutex lock;
-  static llvm::SmallVector<std::pair<int, Target>, 2> known;
+  static llvm::SmallVector<std::tuple<int, std::string, Target>, 2> known;
+  const char *env = std::getenv("SCANJIT_RUN_ARCH");
+  const std::string run = env ? env : "";
   std::lock_guard<std::mutex> guard(lock);
-  for (const auto &[s, t] : known)
-    if (s == sm)
+  for (const auto &[s, r, t] : known)
+    if (s == sm && r == run)
       return t;
-  auto target = parseTarget("sm_" + std::to_string(sm));
+  auto target = runTarget(sm);
+  if (!target && runsAsAnotherArch())
+    throwError(target.takeError());
   if (!target)
     throwError(makeError(ErrorCode::Unsupported, "this GPU (sm_" + std::to_string(sm) +
                                                      ") cannot be targeted: " +
                                                      llvm::toString(target.takeError())));
-  known.push_back({sm, *target});
+  known.push_back({sm, run, *target});
   return *target;
 }
 

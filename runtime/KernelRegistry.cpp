@@ -92,7 +92,12 @@ llvm::Expected<CUfunction> ClassKernel::function(CUcontext ctx) const {
   if (!api)
     return api.takeError();
   CUmodule module = nullptr;
-  if (CUresult rc = api->cuModuleLoadData(&module, compiled.cubin.data()); rc != CUDA_SUCCESS)
+  // (Run as another arch: its PTX, which the driver compiles for this GPU.)
+  const bool fromPtx = runsAsAnotherArch();
+  if (fromPtx && compiled.ptx.empty())
+    return makeError(ErrorCode::Internal, "SCANJIT_RUN_ARCH: " + compiled.entry + " has no PTX");
+  if (CUresult rc = api->cuModuleLoadData(&module, fromPtx ? compiled.ptx.c_str() : compiled.cubin.data());
+      rc != CUDA_SUCCESS)
     return driverError(rc, "cuModuleLoadData for " + compiled.entry + " (" + compiled.target.name() + ")");
   CUfunction fn = nullptr;
   if (CUresult rc = api->cuModuleGetFunction(&fn, module, compiled.entry.c_str()); rc != CUDA_SUCCESS)

@@ -12,6 +12,13 @@
 #else
 #define SCANJIT_BULK_COPY 0
 #endif
+// cp.async and mbarriers (sm_80 on): stages filled by word copies
+// (copy_word_async), where a plan asks for them.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define SCANJIT_ASYNC_COPY 1
+#else
+#define SCANJIT_ASYNC_COPY 0
+#endif
 
 namespace scanjit {
 
@@ -35,10 +42,13 @@ __device__ __forceinline__ void mbarrier_init(u64 *bar, unsigned arrivals) {
 }
 
 // Makes initialized barriers visible to the copy engine; a block barrier
-// must follow before any thread uses them.
+// must follow before any thread uses them. (Before sm_90 there is no copy
+// engine: the block barrier suffices.)
 __device__ __forceinline__ void mbarrier_init_fence() {
+#if SCANJIT_BULK_COPY
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
 }
 
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(u64 *bar, unsigned bytes) {
@@ -57,8 +67,10 @@ __device__ __forceinline__ void mbarrier_arrive(u64 *bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
 }
 
-// Waits until the barrier's phase with this parity has completed.
+// Waits until the barrier's phase with this parity has completed (before
+// sm_90, which has no try_wait, by polling test_wait).
 __device__ __forceinline__ void mbarrier_wait(u64 *bar, unsigned parity) {
+#if SCANJIT_BULK_COPY
   asm volatile("{\n"
                ".reg .pred done;\n"
                "WAIT:\n"
@@ -67,6 +79,16 @@ __device__ __forceinline__ void mbarrier_wait(u64 *bar, unsigned parity) {
                "}" ::"r"(shared_address(bar)),
                "r"(parity)
                : "memory");
+#else
+  asm volatile("{\n"
+               ".reg .pred done;\n"
+               "WAIT:\n"
+               "mbarrier.test_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+               "@!done bra WAIT;\n"
+               "}" ::"r"(shared_address(bar)),
+               "r"(parity)
+               : "memory");
+#endif
 }
 
 // An L2 policy for bytes a scan touches once: evicted first, so streaming

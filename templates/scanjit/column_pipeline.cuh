@@ -202,32 +202,32 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
       } else {
         mbarrier_arrive_on_async_copies(&st.full[s]);
       }
-      return;
-    }
-    if (!Plan::kEdges && int(threadIdx.x) < count) {
-      const unsigned rows = unsigned(count - 1 - int(threadIdx.x)) / unsigned(T) + 1;
-      mbarrier_expect_tx(&st.full[s], rows * unsigned(panel_elems) * unsigned(sizeof(In) + (P::kMask ? 1 : 0)));
-    }
-#pragma unroll 1
-    for (int r = threadIdx.x; r < count; r += T) {
-      const Index row = first + Index(r);
-      const In *src = in + o.in + row * Index(Scan::kIn);
-      const u8 *keep = mask + o.mask + row * Index(Scan::kMask);
-      if (Plan::kEdges) {
-        copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src, unsigned(panel_elems),
-                                             last_words.in, &st.full[s]);
-        if (P::kMask)
-          copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
-                                               last_words.mask, &st.full[s]);
-      } else {
-        bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src,
-                                               unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
-        if (P::kMask)
-          bulk_copy_to_shared<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
-                                                 &st.full[s]);
+    } else {
+      if (!Plan::kEdges && int(threadIdx.x) < count) {
+        const unsigned rows = unsigned(count - 1 - int(threadIdx.x)) / unsigned(T) + 1;
+        mbarrier_expect_tx(&st.full[s], rows * unsigned(panel_elems) * unsigned(sizeof(In) + (P::kMask ? 1 : 0)));
       }
+#pragma unroll 1
+      for (int r = threadIdx.x; r < count; r += T) {
+        const Index row = first + Index(r);
+        const In *src = in + o.in + row * Index(Scan::kIn);
+        const u8 *keep = mask + o.mask + row * Index(Scan::kMask);
+        if (Plan::kEdges) {
+          copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src, unsigned(panel_elems),
+                                               last_words.in, &st.full[s]);
+          if (P::kMask)
+            copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
+                                                 last_words.mask, &st.full[s]);
+        } else {
+          bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src,
+                                                 unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
+          if (P::kMask)
+            bulk_copy_to_shared<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
+                                                   &st.full[s]);
+        }
+      }
+      mbarrier_arrive(&st.full[s]);
     }
-    mbarrier_arrive(&st.full[s]);
   };
 
   if (threadIdx.x == 0)

@@ -88,7 +88,7 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
   // Only the plan's path is instantiated (the others cost compile time).
   if constexpr (Plan::kWholeRows && SCANJIT_BULK_COPY)
     column_scan_tiles<P, Plan>(in, mask, out, workspace, lines);
-  else if constexpr (Plan::kStages > 0 && SCANJIT_BULK_COPY)
+  else if constexpr (Plan::kStages > 0 && (SCANJIT_BULK_COPY || (SCANJIT_ASYNC_COPY && Plan::kWordCopies)))
     column_scan_pipelined<P, Plan>(in, mask, out, workspace, lines);
   else
     column_scan_registers<P, Plan>(in, mask, out, lines);

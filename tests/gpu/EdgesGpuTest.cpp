@@ -4,6 +4,7 @@
 // (columns too), both
 // directions, with and without masks, and every element size.
 #include "GpuHarness.h"
+#include "compiler/KernelCompiler.h"
 #include "scanjit/Scan.h"
 
 #include <algorithm>
@@ -426,6 +427,35 @@ TEST(Edges, ColumnStagesByWordsOrBulkCopies) {
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 3, 2), offsets(3, 0, 0)});
+}
+
+// Archs with cp.async but no bulk copies (sm_80/86/89) take the column
+// pipeline by word copies where word_copies=1 asks (their policy does not
+// yet: ColumnPolicy::kWordPipelineWithoutBulkCopies): sm_80's plans and code
+// (test_wait, no bulk copies) run here from their PTX (SCANJIT_RUN_ARCH),
+// with pieces and without, on the grid and off it, every element size.
+TEST(Edges, ColumnWordPipelineOfSm80) {
+  const std::vector<std::string> specs = {
+      "sum f32[30001,100] dim=0 mask reverse", "max f16[2049,1025] dim=0 exclusive",
+      "sum f64[4001,258] dim=0",               "prod i32[1001,4097] dim=0 mask",
+      "logsumexp f32[2001,333] dim=0",         "min i8[5003,508] dim=0 reverse",
+      "sum f32[300,20001] dim=0 mask",         "sum bf16[8,1000,4096] dim=1 reverse exclusive",
+  };
+  ScopedTuning tune("word_copies=1");
+  for (const std::string &text : specs) {
+    auto spec = parseSpec(text);
+    ASSERT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
+    auto generated = generateKernel(*spec, Target{80});
+    ASSERT_TRUE(bool(generated)) << llvm::toString(generated.takeError());
+    const KernelPlan &plan = generated->plan;
+    EXPECT_EQ(plan.family, KernelFamily::Column) << text;
+    EXPECT_GT(plan.stages, 0) << text;
+    EXPECT_TRUE(plan.wordCopies) << text;
+    EXPECT_EQ(plan.policy, "sm_80/86/89") << text;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  ScopedRunArch asSm80("sm_80");
+  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2)});
 }
 
 // A single line's 33 to 160 columns of 2- and 4-byte elements with pieces,

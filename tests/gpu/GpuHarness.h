@@ -79,4 +79,11 @@ struct ScopedTuning {
   ~ScopedTuning() { unsetenv("SCANJIT_PLAN_TUNE"); }
 };
 
+/// Kernels planned and compiled for an older arch, run from their PTX
+/// (SCANJIT_RUN_ARCH), while in scope.
+struct ScopedRunArch {
+  explicit ScopedRunArch(const char *arch) { setenv("SCANJIT_RUN_ARCH", arch, 1); }
+  ~ScopedRunArch() { unsetenv("SCANJIT_RUN_ARCH"); }
+};
+
 } // namespace scanjit::gpu_testing

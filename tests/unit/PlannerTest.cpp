@@ -280,7 +280,8 @@ TEST(Planner, FewPanelsOfLongChainsLookBackOverSpanTotals) {
 // Column pipelines with pieces fill their stages by each thread's 16-byte
 // copies; a block a panel (many panels) by a bulk copy a row
 // (ColumnPolicy::kPipelineWordCopies); tuned either way; tiles of whole
-// rows are one bulk copy a tile.
+// rows are one bulk copy a tile. Archs without bulk copies take word
+// copies in every pipeline plan, where tuned to take one.
 TEST(Planner, ColumnPiecesFillTheirStagesByWords) {
   const KernelPlan pieces = plan("sum f32[4096,4096] dim=0");
   EXPECT_GT(pieces.pieces, 1);
@@ -299,6 +300,22 @@ TEST(Planner, ColumnPiecesFillTheirStagesByWords) {
   const KernelPlan tiles = plan("sum f32[4194304,20] dim=0");
   EXPECT_TRUE(tiles.wholeRows);
   EXPECT_FALSE(tiles.wordCopies);
+  // Archs with cp.async but no bulk copies: their registers, or tuned on,
+  // the pipeline by word copies (every plan: no bulk copies to fall back
+  // on); sm_75 has neither.
+  const ScanSpec tall = mustParse("sum f32[1048576,100] dim=0");
+  EXPECT_EQ(planKernel(tall, {}, Target{80}).stages, 0);
+  const KernelPlan words = planKernel(tall, *parsePlanTuning("word_copies=1"), Target{80});
+  EXPECT_EQ(words.family, KernelFamily::Column);
+  EXPECT_GT(words.stages, 0);
+  EXPECT_GT(words.pieces, 1);
+  EXPECT_TRUE(words.wordCopies);
+  const KernelPlan seed = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("word_copies=1"),
+                                     Target{86});
+  EXPECT_GT(seed.stages, 0);
+  EXPECT_EQ(seed.pieces, 1);
+  EXPECT_TRUE(seed.wordCopies);
+  EXPECT_EQ(planKernel(tall, *parsePlanTuning("word_copies=1"), Target{75}).stages, 0);
 }
 
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
