@@ -23,6 +23,7 @@ std::string PlanTuning::toString() const {
   add("blocks", blocks);
   add("occupancy", occupancy);
   add("lookback_warps", lookbackWarps);
+  add("lookback_slack", lookbackSlack);
   add("lookback_rows", lookbackRows);
   add("vector", vector);
   add("groups", groups);
@@ -72,7 +73,7 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
     } knobs[] = {{"threads", &t.threads, 1024}, {"items", &t.items, 32}, {"lookback", &t.lookback, 32},
                  {"unroll", &t.unroll, 32}, {"stages", &t.stages, 8},  {"rows", &t.rows, 64},
                  {"blocks", &t.blocks, 1 << 20}, {"occupancy", &t.occupancy, 8},
-                 {"lookback_warps", &t.lookbackWarps, 32}, {"lookback_rows", &t.lookbackRows, 1 << 20},
+                 {"lookback_warps", &t.lookbackWarps, 32}, {"lookback_slack", &t.lookbackSlack, 2}, {"lookback_rows", &t.lookbackRows, 1 << 20},
                  {"vector", &t.vector, 8}, {"groups", &t.groups, 32},
                  {"tile_rows", &t.tileRows, 1 << 16}, {"lane_width", &t.laneWidth, 8}, {"whole_rows", &t.wholeRows, 1}, {"held_shares", &t.heldShares, 1},
                  {"pieces", &t.pieces, 1 << 20}, {"evict_first", &t.evictFirst, 1},
@@ -88,12 +89,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       if (v > k.most || (k.field == &t.threads && v % 32 != 0) || ((k.field == &t.vector || k.field == &t.laneWidth) && (v & (v - 1)) != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_rows, pieces: 1 to 2^20; vector, lane_width: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch: 0 or 1)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_slack: 1 or 2; lookback_rows, pieces: 1 to 2^20; vector, lane_width: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch: 0 or 1)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_rows, vector, groups, pieces, tile_rows, lane_width, whole_rows, held_shares, evict_first, lane_threads, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch, off_grid)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_slack, lookback_rows, vector, groups, pieces, tile_rows, lane_width, whole_rows, held_shares, evict_first, lane_threads, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch, off_grid)");
   }
   return t;
 }

@@ -21,6 +21,7 @@ struct PlanTuning {
   int blocks = 0;   // most blocks (row_lookback with stages: blocks take tiles by ticket)
   int occupancy = 0; // blocks per SM the registers must allow (row_lookback: stages share the SM; column with pieces)
   int lookbackWarps = 0; // warps reading the look-back window (row_lookback)
+  int lookbackSlack = 0; // tiles a pipelined look-back block scans before finishing the oldest: 1 or 2 (row_lookback)
   int lookbackRows = 0; // most lines the look-back takes, where the policy caps them (then the row family)
   int vector = 0;   // columns per thread, 1/2/4/8 (column pipeline; still within what the strides allow)
   int groups = 0;   // threads sharing each column, each a slice of a stage's rows (column pipeline)
@@ -44,7 +45,7 @@ struct PlanTuning {
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && wordCopies < 0 && laneThreads < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
+           !lookbackWarps && !lookbackSlack && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && wordCopies < 0 && laneThreads < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

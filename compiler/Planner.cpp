@@ -323,6 +323,26 @@ int publishedParts(const ScanSpec &spec, int64_t lanes) {
   return bytes > policy::ColumnPolicy::kMaxPackedBytes ? int(bytes / policy::ColumnPolicy::kMaxPackedBytes) : 1;
 }
 
+// Tiles a pipelined look-back block scans before it finishes the oldest
+// (lookback_scan_pipelined): 1, or where tuned so, 2, where the stages can
+// keep a tile's input until it is finished and its results leave through
+// them: plain tiles (no packed lanes, no log-sum-exp, whose thread scans
+// are not run again from the stage) of contiguous rows, not held shares nor
+// edges plans, four stages or more, and an output no wider than the input
+// whose tiles lie whole 16-byte words apart (TilePipeline::kOutputFitsStages). Not the policy's
+// yet (LookbackPolicy::kSlack).
+int lookbackSlack(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, bool contiguousRows) {
+  const ScanGeometry &g = plan.geometry;
+  const int64_t outBytes = dtypeSize(spec.out);
+  const bool wordsApart =
+      g.lines.empty() || ((g.scan.size * outBytes) % 16 == 0 &&
+                          std::all_of(g.lines.begin(), g.lines.end(),
+                                      [&](const GeometryDim &d) { return (d.out * outBytes) % 16 == 0; }));
+  const bool fits = contiguousRows && plan.stages >= 4 && !plan.heldShares && !plan.edges && plan.packedLanes <= 1 &&
+                    spec.op != ScanOp::LogSumExp && dtypeSize(spec.out) <= dtypeSize(spec.in) && wordsApart;
+  return pick(tuning.lookbackSlack, policy::LookbackPolicy::kSlack) == 2 && fits ? 2 : 1;
+}
+
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
 // Packed narrow columns (plan.packedLanes, set by the caller) are one
 // contiguous row of items of that many elements, on the 16-byte grid
@@ -415,6 +435,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   if (plan.stages > 0) // each block scans many tiles; fewer blocks cost no parallelism
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
+  plan.lookbackSlack = lookbackSlack(spec, tuning, plan, contiguousRows && !spans);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {

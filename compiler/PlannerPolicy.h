@@ -59,6 +59,12 @@ struct StagePolicy {
 };
 
 struct LookbackPolicy {
+  // Tiles a pipelined look-back block scans before it finishes the oldest
+  // (lookback_slack): 1 until 2 has been timed. Two give a tile's window
+  // two tiles' time for its newest predecessors' aggregates (ncu, H200,
+  // f32[67108864]: 28% of the stall samples at the block barrier after the
+  // window, BENCHMARKS.md), for four stages and items re-read from the stage.
+  static constexpr int kSlack = 1;
   static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
   // ... but not contiguous rows of 4- or 8-byte elements, or of 8-byte
   // accumulators (integer sums), but log-sum-exp: those take the look-back

@@ -484,6 +484,13 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
   typedef LookbackAgent<P, Plan> Agent;
   typedef typename P::Acc Item; // what a thread holds of an item
   typedef typename Agent::State State;
+  // Tiles finished two tiles late (Plan::kLookbackSlack) scan their items
+  // again from the stage for their results instead of holding them: the
+  // lean plan's registers hold one tile's (the stage keeps its input until
+  // the results overwrite it).
+  static constexpr bool kReload = Plan::kLookbackSlack > 1;
+  static_assert(!kReload || !IsPlainLogSumExp<typename LookbackShared<P, Plan>::M>::value,
+                "log-sum-exp's thread scan is not run again");
   Agent agent;
   __device__ __forceinline__ explicit PipelinedTiles(LookbackShared<P, Plan> &sh) : agent(sh.storage) {}
   template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Item (&x)[I]) {
@@ -491,9 +498,18 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
   }
   __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
   template <class Pipe>
-  __device__ __forceinline__ void results(Pipe &, int, int, const State &st, typename P::Acc prefix, Item (&r)[I]) {
+  __device__ __forceinline__ void results(Pipe &pipe, int s, int valid, const State &st, typename P::Acc prefix,
+                                          Item (&r)[I]) {
     const bool no_heads[I] = {};
-    agent.results(st, prefix, no_heads, r);
+    if constexpr (kReload) {
+      State again = st;
+      Item x[I];
+      load(pipe, s, valid, x);
+      thread_inclusive_scan<typename LookbackShared<P, Plan>::M, P::kReverse, I>(x, again.local);
+      agent.results(again, prefix, no_heads, r);
+    } else {
+      agent.results(st, prefix, no_heads, r);
+    }
   }
   template <class Pipe>
   __device__ __forceinline__ void store(Pipe &pipe, int s, typename P::Out *out, const LookbackTilePlace<P, Plan> &at,
@@ -539,6 +555,75 @@ template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
   }
 };
 
+// lookback_scan_pipelined's tiles with a slack of two (Plan::kLookbackSlack):
+// a block holds two scanned tiles, a and a1 after it, and finishes a after
+// the next tile's scan. A tile's window loads go out the iteration after
+// its scan, and again (those not yet published) the iteration after that,
+// before it is finished: its newest predecessors have had two tiles' time
+// to publish their aggregates. The tiles' items are scanned again from
+// their stages for the results (PipelinedTiles::kReload), which hold their
+// input until then: four stages or more, output through them.
+template <class P, class Plan, class Pipe, class Tiles, class Issue>
+__device__ __forceinline__ void lookback_pipelined_tiles_two_late(Pipe &pipe, Tiles &tiles_, Issue &issue,
+                                                                  typename P::Out *out, bool out_on_grid,
+                                                                  LookbackWorkspace<typename P::Acc> &ws,
+                                                                  LookbackShared<P, Plan> &sh) {
+  constexpr int S = Plan::kStages, I = Plan::kItems;
+  typedef LookbackWindowOf<P, Plan> Window;
+  static_assert(Plan::kLookbackSlack == 2, "a slack of two tiles");
+  static_assert(Pipe::kCanStageOutput && S >= 4, "two tiles held keep their stages, and one more is in flight");
+  long long a = -1, a1 = -1;                  // oldest first (< 0: none)
+  typename Tiles::State sa, sa1;
+  Window held(ws, -1, 0, int(threadIdx.x));   // a's, its loads out since the last iteration
+  bool ended = false;                         // a stage held the end: no more tiles
+  for (long long q = 0;; ++q) {
+    const int stage = int(q % S);
+    const long long b = ended ? -1 : pipe.wait(stage, q / S);
+    ended = b < 0;
+    if (a >= 0 && threadIdx.x < Window::kReaders)
+      held.load();
+    Window window(ws, a1, LookbackTilePlace<P, Plan>(a1 < 0 ? 0 : a1).row_first, int(threadIdx.x));
+    if (a1 >= 0 && threadIdx.x < Window::kReaders)
+      window.load();
+    typename Tiles::State sb;
+    if (b >= 0) {
+      typename Tiles::Item x[I];
+      tiles_.load(pipe, stage, LookbackTilePlace<P, Plan>(b).elems(), x);
+      pipe.retire_stores();
+      tiles_.scan(x, sb);
+      // Past the barrier: every thread has read stage b, and the bulk stores
+      // of the tile finished last have read its stage, which is refilled.
+      // (As lookback_scan_pipelined's one tile late, written again there so
+      // that its code stays as it was.)
+      if (threadIdx.x == 0) {
+        ws.publish(ws.aggregate + b, sb.total);
+        if (q >= 3)
+          issue(int((q - 3) % S));
+      }
+    }
+    if (a >= 0) {
+      // Without a tile b there was no barrier since the last tile's
+      // results read sh.prefix: wait for them before overwriting it.
+      if (b < 0)
+        __syncthreads();
+      const LookbackTilePlace<P, Plan> at_a(a);
+      typename Tiles::Item r[I];
+      const int stage_a = int((q + S - 2) % S);
+      tiles_.results(pipe, stage_a, at_a.elems(), sa, lookback_prefix<P, Plan>(a, held, sa.total, ws, sh), r);
+      tiles_.store(pipe, stage_a, out, at_a, out_on_grid, r);
+    }
+    if (b < 0 && a1 < 0) {
+      pipe.drain_stores();
+      return;
+    }
+    a = a1;
+    sa = sa1;
+    held = window;
+    a1 = b;
+    sa1 = sb;
+  }
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
@@ -578,6 +663,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   if (threadIdx.x == 0) {
     for (int stage = 0; stage < S; ++stage)
       issue(stage);
+  }
+  if constexpr (Plan::kLookbackSlack > 1) {
+    lookback_pipelined_tiles_two_late<P, Plan>(pipe, tiles_, issue, out, out_on_grid, ws, sh);
+    return;
   }
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;

@@ -429,6 +429,31 @@ TEST(Edges, ColumnStagesByWordsOrBulkCopies) {
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 3, 2), offsets(3, 0, 0)});
 }
 
+// Look-back tiles finished two tiles late (lookback_slack=2 with four
+// stages: items scanned again from their stages): 1-D and rows, a tile or
+// two a block and many, masks, both directions, exclusive, 2- and 4-byte
+// elements, sums, products, max and min, the output on the input's grid
+// and three elements off it.
+TEST(Edges, LookbackTilesFinishedTwoLate) {
+  const std::vector<std::string> specs = {
+      "sum f32[16777216] dim=0",           "sum f32[20000] dim=0",
+      "sum f32[1048576] dim=0 mask",       "min bf16[1048576] dim=0 reverse",
+      "max f32[4,2000000] dim=1 mask",     "sum f32[64,131072] dim=1 exclusive",
+      "sum f32[2,1000000] dim=1 reverse",  "sum bf16[3,1000000] dim=1 mask reverse exclusive",
+      "prod f32[2,300000] dim=1 exclusive", "sum f32[8,16777216] dim=1 mask reverse",
+  };
+  ScopedTuning tune("lookback_slack=2,stages=4");
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
+    EXPECT_EQ(plan.lookbackSlack, 2) << spec;
+    EXPECT_GE(plan.stages, 4) << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3)});
+}
+
 // Archs with cp.async but no bulk copies (sm_80/86/89) take the column
 // pipeline by word copies where word_copies=1 asks (their policy does not
 // yet: ColumnPolicy::kWordPipelineWithoutBulkCopies): sm_80's plans and code

@@ -12,7 +12,7 @@ namespace {
 
 TEST(PlanTuning, EveryKeyReadsBackFromItsText) {
   const char *text = "threads=256,items=8,lookback=2,unroll=5,stages=3,rows=48,blocks=1024,occupancy=4,"
-                     "lookback_warps=2,lookback_rows=512,vector=1,groups=2,pieces=100,tile_rows=96,lane_width=2,"
+                     "lookback_warps=2,lookback_slack=2,lookback_rows=512,vector=1,groups=2,pieces=100,tile_rows=96,lane_width=2,"
                      "exact_batch=1,off_grid=1,whole_rows=0,held_shares=1,evict_first=0,lane_threads=1,"
                      "word_copies=1,piece_spans=0,fitted_panel=1,segmented=0,warp_rows=1";
   auto tuning = parsePlanTuning(text);
@@ -41,7 +41,7 @@ TEST(PlanTuning, FlagsTakeZeroAndOneAndTheEmptyTextIsNoTuning) {
 }
 
 TEST(PlanTuning, BadTokensAreRefusedByName) {
-  for (const char *text : {"threads=100", "threads=0", "vector=3", "fitted_panel=2", "piece_spans=-1", "warp_rows=2", "word_copies=2", "rows=65",
+  for (const char *text : {"threads=100", "threads=0", "vector=3", "fitted_panel=2", "piece_spans=-1", "warp_rows=2", "word_copies=2", "lookback_slack=3", "rows=65",
                            "stages=9", "colour=1", "threads", "groups=x", "lane_width=3", "lane_width=16"}) {
     auto tuning = parsePlanTuning(std::string("items=4,") + text);
     ASSERT_FALSE(bool(tuning)) << text;

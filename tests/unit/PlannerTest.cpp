@@ -318,6 +318,26 @@ TEST(Planner, ColumnPiecesFillTheirStagesByWords) {
   EXPECT_EQ(planKernel(tall, *parsePlanTuning("word_copies=1"), Target{75}).stages, 0);
 }
 
+// A slack of two look-back tiles (lookback_slack=2, not the policy's yet):
+// plain tiles of contiguous rows with four stages or more and output
+// through them; else one.
+TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
+  const PlanTuning two = *parsePlanTuning("lookback_slack=2,stages=4");
+  const KernelPlan lean = planKernel(mustParse("sum f32[16777216] dim=0"), two);
+  EXPECT_EQ(lean.family, KernelFamily::RowLookback);
+  EXPECT_EQ(lean.lookbackSlack, 2);
+  EXPECT_NE(lean.toString().find(" lookback_slack=2"), std::string::npos);
+  EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1 mask reverse"), two).lookbackSlack, 2);
+  EXPECT_EQ(plan("sum f32[16777216] dim=0").lookbackSlack, 1); // the policy
+  EXPECT_EQ(plan("sum f32[16777216] dim=0").toString().find("lookback_slack"), std::string::npos);
+  EXPECT_EQ(planKernel(mustParse("sum f32[16777216] dim=0"), *parsePlanTuning("lookback_slack=2")).lookbackSlack,
+            1); // three stages
+  EXPECT_EQ(planKernel(mustParse("logsumexp f32[8,4194304] dim=1"), two).lookbackSlack, 1);
+  EXPECT_EQ(planKernel(mustParse("sum f32[4194304,4] dim=0"), two).lookbackSlack, 1);  // packed lanes
+  EXPECT_EQ(planKernel(mustParse("sum f32[3,5000003] dim=1"), two).lookbackSlack, 1);  // edges
+  EXPECT_EQ(planKernel(mustParse("sum f32[4194304] dim=0 strides=[2]"), two).lookbackSlack, 1); // spans
+}
+
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
 // groups (ColumnPolicy::kFewColumns); log-sum-exp keeps its own, and wider
 // panels of a single line take one panel fitted to them (the test below).
