@@ -3,9 +3,9 @@
 // walks the scan through stages of Plan::kRowsPerChunk rows, each row of the
 // panel one bulk copy (issued by every thread, each counting its bytes and
 // its arrival on the stage's mbarrier), or with word copies
-// (Plan::kWordCopies) each thread's share of the stage's 16-byte words. Threads read their columns from the
-// stage, carry in registers, and store each row's results coalesced across
-// the panel. Deep stages put many bytes in flight even when there are few
+// (Plan::kWordCopies) each thread's share of the stage's 16-byte words.
+// Threads read their columns from the stage, carry in registers, and store
+// each row's results coalesced across the panel. Deep stages put many bytes in flight even when there are few
 // columns (dim=0 of a square matrix).
 //
 // With Plan::kGroups > 1, that many threads share each column: group g scans
