@@ -448,6 +448,31 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   return true;
 }
 
+// Few columns without stages (archs without bulk copies, where the word
+// pipeline is not taken): each panel's scan cut into pieces, a block each
+// (ColumnPolicy::kRegisterPieces*), so that the grid fills the GPU where a
+// block a panel left it a block or two. Blocks as wide as the columns need
+// (whole warps, at most the policy's threads), a column group a thread.
+void planColumnRegisterPieces(const PlanTuning &tuning, KernelPlan &plan) {
+  using policy::ColumnPolicy;
+  const ScanGeometry &g = plan.geometry;
+  const int64_t L = g.scan.size;
+  const int64_t groups = ceilDiv(g.inner.size, int64_t(plan.vector));
+  plan.threads = pick(tuning.threads, int(std::min<int64_t>(ColumnPolicy::kThreads, ceilDiv(groups, 32) * 32)));
+  plan.groups = 1;
+  const int64_t panels = g.numLines() * ceilDiv(g.inner.size, int64_t(plan.threads) * plan.vector);
+  const int64_t most = std::min<int64_t>(ColumnPolicy::kMaxPieces,
+                                         std::max<int64_t>(1, L / ColumnPolicy::kRegisterPieceMinRows));
+  int64_t pieces = tuning.pieces ? std::min<int64_t>(tuning.pieces, L)
+                                 : std::clamp<int64_t>(ceilDiv(ColumnPolicy::kRegisterPiecesBlocks, panels), 1, most);
+  pieces = ceilDiv(L, ceilDiv(L, pieces)); // none empty
+  plan.pieces = int(pieces);
+  plan.pieceSpans = plan.pieces > 1 && pickFlag(tuning.pieceSpans, false);
+  plan.grid = panels * plan.pieces;
+  plan.stages = 0;
+  plan.sharedBytes = 0;
+}
+
 } // namespace
 
 void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
@@ -478,6 +503,8 @@ void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &
   else if (fewColumns && !arch.bulkCopy && arch.asyncCopy &&
            pickFlag(tuning.wordCopies, policy::ColumnPolicy::kWordPipelineWithoutBulkCopies))
     planColumnStages(arch, spec, tuning, plan);
+  else if (fewColumns && !arch.bulkCopy && (tuning.pieces || policy::ColumnPolicy::kRegisterPiecesWithoutStages))
+    planColumnRegisterPieces(tuning, plan);
 }
 
 int64_t columnWorkspaceBytes(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {

@@ -693,6 +693,15 @@ struct ColumnPolicy {
   // they have (SCANJIT_RUN_ARCH=sm_80 runs sm_80's plans on an H100/H200;
   // word_copies=1 takes it).
   static constexpr bool kWordPipelineWithoutBulkCopies = false;
+  // sm_75 (no cp.async), or where the word pipeline is not taken: few
+  // columns take pieces of their register plan, up to kRegisterPiecesBlocks
+  // blocks (an A100's 108 SMs hold 864 of 256 threads; a T4's 40, 160),
+  // each at least kRegisterPieceMinRows rows (a piece after the first reads
+  // its rows twice). Off until its kernels have run (SCANJIT_RUN_ARCH=sm_75;
+  // a tuned pieces=N takes it).
+  static constexpr bool kRegisterPiecesWithoutStages = false;
+  static constexpr long long kRegisterPiecesBlocks = 1024;
+  static constexpr long long kRegisterPieceMinRows = 64;
   static constexpr int kStageBytes = 32 * 1024;
   static constexpr int kMaxRowsPerStage = 64;
   // Fewer panels than this (2 blocks per SM on an H200) leave the SMs with

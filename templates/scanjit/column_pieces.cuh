@@ -123,6 +123,50 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
     }
   }
 
+  // Piece p's whole chain step for columns c .. c + V - 1 below `valid`,
+  // whose totals are `own`: publishes them, finds everything before the
+  // piece (`before`; the identity for piece 0) and publishes the inclusive
+  // prefix. (Windows of 8-byte values go a column at a time: V of them
+  // spilled.) The column pipeline runs these steps itself, among its groups.
+  template <int V>
+  __device__ __forceinline__ void chain(long long panel, int p, int c, int valid, const Acc (&own)[V],
+                                        Acc (&before)[V]) const {
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      if (v < valid)
+        publish_aggregate(panel, p, c + v, own[v]);
+    if constexpr (sizeof(Acc) <= 4) {
+      Acc recent[V];
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        recent[v] = Op::identity();
+      publish_span<V>(panel, p, c, valid, own, recent);
+      if (p > 0) {
+        prefixes<V>(panel, p, c, valid, recent, before);
+      } else {
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+          before[v] = Op::identity();
+      }
+    } else {
+#pragma unroll
+      for (int v = 0; v < V; ++v) {
+        const Acc one[1] = {own[v]};
+        Acc recent[1] = {Op::identity()}, r[1] = {Op::identity()};
+        if (v < valid) {
+          publish_span<1>(panel, p, c + v, 1, one, recent);
+          if (p > 0)
+            prefixes<1>(panel, p, c + v, 1, recent, r);
+        }
+        before[v] = r[0];
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      if (v < valid)
+        publish_inclusive(panel, p, c + v, combine_cold<Op>(before[v], own[v]));
+  }
+
 private:
   // With span totals, all but the last 7 pieces' totals: the inclusive
   // prefix of piece p - 65, the span totals of pieces p - 57, p - 49, ...,

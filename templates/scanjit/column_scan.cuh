@@ -4,6 +4,7 @@
 // running values stay in registers and kUnroll steps are loaded before use.
 #pragma once
 
+#include "scanjit/column_pieces.cuh"
 #include "scanjit/column_pipeline.cuh"
 #include "scanjit/column_tiles.cuh"
 #include "scanjit/element_io.cuh"
@@ -13,8 +14,9 @@
 namespace scanjit {
 
 // kSteps consecutive steps along the scan for one thread's columns: all
-// loads first (independent, in flight together), then the running values.
-template <class P, int V, int kSteps, class Index>
+// loads first (independent, in flight together), then the running values,
+// stored unless kStore is off (a piece's totaling pass).
+template <class P, int V, int kSteps, class Index, bool kStore = true>
 __device__ __forceinline__ void column_steps(const typename P::In *in, const u8 *mask,
                                              typename P::Out *out, const Offsets<Index> &o,
                                              Index first, Index valid,
@@ -40,7 +42,8 @@ __device__ __forceinline__ void column_steps(const typename P::In *in, const u8 
       carry[v] = Run::step(carry[v], x[u][v]);
       r[v] = Run::value(P::kExclusive ? before : carry[v]);
     }
-    store_converted<P, V, 1>(out + o.out + at * Index(S::kOut), valid, r);
+    if constexpr (kStore)
+      store_converted<P, V, 1>(out + o.out + at * Index(S::kOut), valid, r);
   }
 }
 
@@ -77,12 +80,85 @@ __device__ __forceinline__ void column_scan_registers(const typename P::In *in, 
   }
 }
 
+// Rows [first, end) in scan order for one thread's columns, kSteps at a
+// time, then one at a time: scanned from `carry`, stored unless kStore is
+// off (a piece's totaling pass).
+template <class P, int V, int kSteps, bool kStore, class Index>
+__device__ __forceinline__ void column_piece_rows(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                                  const Offsets<Index> &o, Index first, Index end, Index valid,
+                                                  typename SerialRun<typename P::Op, typename P::Acc>::Value (&carry)[V]) {
+  Index l = first;
+  for (; l + kSteps <= end; l += kSteps)
+    column_steps<P, V, kSteps, Index, kStore>(in, mask, out, o, l, valid, carry);
+  for (; l < end; ++l)
+    column_steps<P, V, 1, Index, kStore>(in, mask, out, o, l, valid, carry);
+}
+
+// Registers with pieces (archs without stages): a block takes a panel of
+// kThreads x kVector columns of a line and a piece of its scan by ticket, as
+// the pipeline's pieces do (column_pieces.cuh). A piece after the first
+// reads its rows twice: once for its totals, which it publishes before it
+// looks back, then from its prefix for its results. The first scans in one
+// pass and publishes its totals last.
+template <class P, class Plan>
+__device__ __forceinline__ void column_scan_register_pieces(const typename P::In *in, const u8 *mask,
+                                                            typename P::Out *out, void *workspace, long long lines) {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef typename P::Op Op;
+  typedef SerialRun<Op, Acc> Run;
+  constexpr int T = Plan::kThreads, V = Plan::kVector, U = Plan::kUnroll, kPieces = Plan::kPieces;
+  constexpr long long L = P::kLength;
+  constexpr long long C = P::Inner::kSize;
+  constexpr int kPanel = T * V;
+  constexpr long long kPanels = (C + kPanel - 1) / kPanel;
+  constexpr long long kPieceRows = (L + kPieces - 1) / kPieces;
+  static_assert(Plan::kGroups == 1, "a column a thread");
+  static_assert((L + kPieceRows - 1) / kPieceRows == kPieces, "no piece is empty");
+  const long long all_panels = lines * kPanels;
+  ColumnPieces<Op, Acc, kPieces, kPanel, Plan::kPieceSpans> pieces(workspace, all_panels);
+  const long long unit = pieces.take_ticket();
+  const long long panel = unit % all_panels;
+  const int piece = int(unit / all_panels);
+  const int my = int(threadIdx.x) * V; // this thread's first column in the panel
+  const Index col = Index(panel % kPanels) * kPanel + my;
+  Offsets<Index> o = line_offsets<Index, typename P::Lines>(Index(panel / kPanels));
+  o.in += col;
+  o.out += col;
+  o.mask += col;
+  const Index valid = Index(C) - col;
+  const Index first = Index(piece) * Index(kPieceRows); // in scan order
+  const Index end = min(Index(L), first + Index(kPieceRows));
+  typename Run::Value carry[V];
+#pragma unroll
+  for (int v = 0; v < V; ++v)
+    carry[v] = Run::of(Op::identity());
+  if (piece > 0) {
+    column_piece_rows<P, V, U, false>(in, mask, out, o, first, end, valid, carry);
+    Acc own[V], before[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      own[v] = Run::value(carry[v]);
+    pieces.template chain<V>(panel, piece, my, int(min(valid, Index(V))), own, before);
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      carry[v] = Run::of(before[v]);
+  }
+  column_piece_rows<P, V, U, true>(in, mask, out, o, first, end, valid, carry);
+  if (piece == 0) {
+    Acc own[V], before[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v)
+      own[v] = Run::value(carry[v]);
+    pieces.template chain<V>(panel, piece, my, int(min(valid, Index(V))), own, before);
+  }
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, void *out_, void *workspace,
                                             long long lines) {
   static_assert(P::Inner::kIn == 1 && P::Inner::kOut == 1 && (!P::kMask || P::Inner::kMask == 1),
                 "the column family needs a contiguous inner dimension");
-  static_assert(Plan::kPieces == 1 || Plan::kStages > 0, "pieces are a pipelined plan's");
   const typename P::In *in = static_cast<const typename P::In *>(in_);
   typename P::Out *out = static_cast<typename P::Out *>(out_);
   // Only the plan's path is instantiated (the others cost compile time).
@@ -90,6 +166,8 @@ __device__ __forceinline__ void column_scan(const void *in_, const u8 *mask, voi
     column_scan_tiles<P, Plan>(in, mask, out, workspace, lines);
   else if constexpr (Plan::kStages > 0 && (SCANJIT_BULK_COPY || (SCANJIT_ASYNC_COPY && Plan::kWordCopies)))
     column_scan_pipelined<P, Plan>(in, mask, out, workspace, lines);
+  else if constexpr (Plan::kPieces > 1)
+    column_scan_register_pieces<P, Plan>(in, mask, out, workspace, lines);
   else
     column_scan_registers<P, Plan>(in, mask, out, lines);
 }

@@ -483,6 +483,39 @@ TEST(Edges, ColumnWordPipelineOfSm80) {
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2)});
 }
 
+// Without stages (sm_75; sm_80 without the word pipeline) few columns take
+// pieces of their register plan where pieces=N asks (not the policy's yet):
+// sm_75's plans and code run here from their PTX (SCANJIT_RUN_ARCH), a few
+// pieces and many, a window of 8 and span totals, every element size,
+// masks, both directions, exclusive, on the grid and off it.
+TEST(Edges, ColumnRegisterPiecesOfSm75) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"pieces=7", "sum f32[100003,100] dim=0 mask reverse"},
+      {"pieces=64", "prod f64[60001,40] dim=0 exclusive"},
+      {"pieces=300", "max bf16[50001,333] dim=0"},
+      {"pieces=1000", "sum f32[65536,336] dim=0"},
+      {"pieces=200,piece_spans=1", "min i8[60000,96] dim=0 mask"},
+      {"pieces=500,piece_spans=1", "logsumexp f32[20001,33] dim=0 reverse exclusive"},
+      {"pieces=40", "sum i32[20000,70] dim=0 reverse exclusive"},
+      {"pieces=3", "sum f16[5003,4097] dim=0 mask"},
+  };
+  for (const auto &[tuning, text] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    auto spec = parseSpec(text);
+    ASSERT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
+    auto generated = generateKernel(*spec, Target{75});
+    ASSERT_TRUE(bool(generated)) << llvm::toString(generated.takeError());
+    const KernelPlan &plan = generated->plan;
+    EXPECT_EQ(plan.family, KernelFamily::Column) << text;
+    EXPECT_EQ(plan.stages, 0) << text;
+    EXPECT_GT(plan.pieces, 1) << text;
+    EXPECT_EQ(plan.pieceSpans, tuning.find("piece_spans=1") != std::string::npos) << text;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  ScopedRunArch asSm75("sm_75");
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 3, 2)});
+}
+
 // A single line's 33 to 160 columns of 2- and 4-byte elements with pieces,
 // and several lines' where it leaves fewer columns idle (blocks asking two
 // an SM of ptxas): one panel as wide as the columns, a column a thread

@@ -338,6 +338,33 @@ TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304] dim=0 strides=[2]"), two).lookbackSlack, 1); // spans
 }
 
+// Few columns on archs without stages: their register plan, a block a
+// panel; where tuned (pieces=N, not the policy's yet), pieces of it along the
+// scan, a column group a thread, blocks of whole warps for the columns.
+TEST(Planner, ColumnRegisterPiecesWithoutStages) {
+  const ScanSpec tall = mustParse("sum f32[1048576,100] dim=0");
+  const KernelPlan registers = planKernel(tall, {}, Target{75});
+  EXPECT_EQ(registers.stages, 0);
+  EXPECT_EQ(registers.pieces, 1);
+  EXPECT_LE(registers.grid, 2);
+  const KernelPlan pieces = planKernel(tall, *parsePlanTuning("pieces=64"), Target{75});
+  EXPECT_EQ(pieces.family, KernelFamily::Column);
+  EXPECT_EQ(pieces.stages, 0);
+  EXPECT_EQ(pieces.pieces, 64);
+  EXPECT_EQ(pieces.groups, 1);
+  EXPECT_EQ(pieces.threads % 32, 0);
+  EXPECT_GE(int64_t(pieces.threads) * pieces.vector, 100);
+  EXPECT_EQ(pieces.grid, 64);
+  EXPECT_EQ(pieces.workspaceBytes, 16 + 2 * 63LL * pieces.threads * pieces.vector * 2 * 4);
+  EXPECT_FALSE(pieces.pieceSpans);
+  EXPECT_TRUE(planKernel(tall, *parsePlanTuning("pieces=300,piece_spans=1"), Target{75}).pieceSpans);
+  // None empty: 5003 rows in pieces of 26.
+  EXPECT_EQ(planKernel(mustParse("max bf16[5003,333] dim=0"), *parsePlanTuning("pieces=200"), Target{80}).pieces, 193);
+  // sm_80 with the word pipeline asked takes stages instead; sm_90 always.
+  EXPECT_GT(planKernel(tall, *parsePlanTuning("pieces=64,word_copies=1"), Target{80}).stages, 0);
+  EXPECT_GT(planKernel(tall, *parsePlanTuning("pieces=64"), Target{90}).stages, 0);
+}
+
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
 // groups (ColumnPolicy::kFewColumns); log-sum-exp keeps its own, and wider
 // panels of a single line take one panel fitted to them (the test below).
