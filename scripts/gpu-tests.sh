@@ -38,14 +38,15 @@ want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 
 # The suite in three shards (H200, the three at once: 5.3, 5.3 and 7.5 min
 # before Edges.ColumnStagesByWordsOrBulkCopies moved from the third to the
-# first, Edges.ColumnWordPipelineOfSm80 and Edges.ColumnRegisterPiecesOfSm75
-# joined it, and Edges.LookbackTilesFinishedTwoLate the second). Every test is in
+# first, and Edges.ColumnWordPipelineOfSm80 joined it;
+# Edges.LookbackTilesFinishedTwoLate and Edges.ColumnRegisterPiecesOfSm75
+# joined the second). Every test is in
 # exactly one; `scripts/gpu-tests.sh BUILD shards` checks that against the
 # binary's own list.
 edges_in_other_shards='Edges.TallPanelsByWholeRowTiles:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75'
 shard_filters=(
-  'SpecialValues.*:Families/FlagMatrix.*:LseMath.*:Edges.TallPanelsByWholeRowTiles:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.ColumnRegisterPiecesOfSm75'
-  'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.LookbackTilesFinishedTwoLate'
+  'SpecialValues.*:Families/FlagMatrix.*:LseMath.*:Edges.TallPanelsByWholeRowTiles:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80'
+  'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75'
   "Shapes.*:Layouts.*:TunedPlans.*:FlagMatrix.*:Edges.*-$edges_in_other_shards"
 )
 if [ -n "${GPU_TEST_SHARD:-}" ] && [ -z "${GPU_TEST_FILTER:-}" ]; then
