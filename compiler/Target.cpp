@@ -43,9 +43,9 @@ bool runsAsAnotherArch() {
 }
 
 llvm::Expected<Target> runTarget(int deviceSm) {
-  if (!runsAsAnotherArch())
-    return parseTarget("sm_" + std::to_string(deviceSm));
   const char *env = std::getenv("SCANJIT_RUN_ARCH");
+  if (!env || !*env)
+    return parseTarget("sm_" + std::to_string(deviceSm));
   auto t = parseTarget(env);
   if (!t)
     return detail::makeError(ErrorCode::InvalidArgument, "SCANJIT_RUN_ARCH: " + llvm::toString(t.takeError()));

@@ -68,19 +68,19 @@ Target targetForDevice(int sm) {
   static std::mutex lock;
   static llvm::SmallVector<std::tuple<int, std::string, Target>, 2> known;
   const char *env = std::getenv("SCANJIT_RUN_ARCH");
-  const std::string run = env ? env : "";
+  const llvm::StringRef run = env ? env : ""; // (compared, not copied, on the per-call path)
   std::lock_guard<std::mutex> guard(lock);
   for (const auto &[s, r, t] : known)
     if (s == sm && r == run)
       return t;
   auto target = runTarget(sm);
-  if (!target && runsAsAnotherArch())
+  if (!target && !run.empty())
     throwError(target.takeError());
   if (!target)
     throwError(makeError(ErrorCode::Unsupported, "this GPU (sm_" + std::to_string(sm) +
                                                      ") cannot be targeted: " +
                                                      llvm::toString(target.takeError())));
-  known.push_back({sm, run, *target});
+  known.push_back({sm, run.str(), *target});
   return *target;
 }
 

@@ -4,7 +4,6 @@
 // (columns too), both
 // directions, with and without masks, and every element size.
 #include "GpuHarness.h"
-#include "compiler/KernelCompiler.h"
 #include "scanjit/Scan.h"
 
 #include <algorithm>
@@ -468,11 +467,8 @@ TEST(Edges, ColumnWordPipelineOfSm80) {
   };
   ScopedTuning tune("word_copies=1");
   for (const std::string &text : specs) {
-    auto spec = parseSpec(text);
-    ASSERT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
-    auto generated = generateKernel(*spec, Target{80});
-    ASSERT_TRUE(bool(generated)) << llvm::toString(generated.takeError());
-    const KernelPlan &plan = generated->plan;
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(text, plan, Target{80}));
     EXPECT_EQ(plan.family, KernelFamily::Column) << text;
     EXPECT_GT(plan.stages, 0) << text;
     EXPECT_TRUE(plan.wordCopies) << text;
@@ -501,11 +497,8 @@ TEST(Edges, ColumnRegisterPiecesOfSm75) {
   };
   for (const auto &[tuning, text] : cases) {
     ScopedTuning tune(tuning.c_str());
-    auto spec = parseSpec(text);
-    ASSERT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
-    auto generated = generateKernel(*spec, Target{75});
-    ASSERT_TRUE(bool(generated)) << llvm::toString(generated.takeError());
-    const KernelPlan &plan = generated->plan;
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(text, plan, Target{75}));
     EXPECT_EQ(plan.family, KernelFamily::Column) << text;
     EXPECT_EQ(plan.stages, 0) << text;
     EXPECT_GT(plan.pieces, 1) << text;

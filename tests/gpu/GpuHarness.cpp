@@ -176,11 +176,11 @@ void expectCasesPass(const std::vector<std::string> &specs, const std::vector<Ca
   }
 }
 
-::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan) {
+::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan, const Target &target) {
   auto spec = parseSpec(text);
   if (!spec)
     return ::testing::AssertionFailure() << llvm::toString(spec.takeError());
-  auto generated = generateKernel(*spec);
+  auto generated = generateKernel(*spec, target);
   if (!generated)
     return ::testing::AssertionFailure() << llvm::toString(generated.takeError());
   plan = generated->plan;

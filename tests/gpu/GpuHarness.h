@@ -5,6 +5,7 @@
 
 #include "compiler/KernelPlan.h"
 #include "compiler/ScanSpec.h"
+#include "compiler/Target.h"
 #include "testing/Verify.h"
 
 #include <gtest/gtest.h>
@@ -69,8 +70,9 @@ void precompile(const std::vector<std::string> &specs);
 /// placed by default, then at each of `placements` (pointers apart).
 void expectCasesPass(const std::vector<std::string> &specs, const std::vector<CaseOptions> &placements = {});
 
-/// The plan `text` gets, under the current tuning (SCANJIT_PLAN_TUNE).
-::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan);
+/// The plan `text` gets for `target` (the default arch: sm_90), under the
+/// current tuning (SCANJIT_PLAN_TUNE).
+::testing::AssertionResult planOf(const std::string &text, KernelPlan &plan, const Target &target = {});
 
 // SCANJIT_PLAN_TUNE (compiler/PlanTuning.h) for one scope: a kernel the
 // policy would not pick for the spec.
