@@ -503,7 +503,9 @@ void planColumn(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &
   else if (fewColumns && !arch.bulkCopy && arch.asyncCopy &&
            pickFlag(tuning.wordCopies, policy::ColumnPolicy::kWordPipelineWithoutBulkCopies))
     planColumnStages(arch, spec, tuning, plan);
-  else if (fewColumns && !arch.bulkCopy && (tuning.pieces || policy::ColumnPolicy::kRegisterPiecesWithoutStages))
+  else if (fewColumns && !arch.bulkCopy &&
+           (tuning.pieces || (policy::ColumnPolicy::kRegisterPiecesWithoutStages &&
+                              plan.grid < policy::ColumnPolicy::kRegisterPiecesBelowBlocks)))
     planColumnRegisterPieces(tuning, plan);
 }
 

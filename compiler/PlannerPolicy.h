@@ -686,20 +686,29 @@ struct ColumnPolicy {
   // (a block a panel, many panels) bulk copies stay: the dim=0 seed went
   // 1.09 -> 1.12 (BENCHMARKS.md, forty-seventh pass).
   static constexpr bool kPipelineWordCopies = true;
-  // Archs with cp.async but no bulk copies (sm_80/86/89) could take the
-  // column pipeline by word copies where few columns leave their register
-  // plans a few blocks (f32[1048576,100] dim=0: one block of 256 threads;
-  // the dim=0 seed 128), but its kernels have not run there yet: off until
-  // they have (SCANJIT_RUN_ARCH=sm_80 runs sm_80's plans on an H100/H200;
-  // word_copies=1 takes it).
-  static constexpr bool kWordPipelineWithoutBulkCopies = false;
-  // sm_75 (no cp.async), or where the word pipeline is not taken: few
-  // columns take pieces of their register plan, up to kRegisterPiecesBlocks
-  // blocks (an A100's 108 SMs hold 864 of 256 threads; a T4's 40, 160),
-  // each at least kRegisterPieceMinRows rows (a piece after the first reads
-  // its rows twice). Off until its kernels have run (SCANJIT_RUN_ARCH=sm_75;
-  // a tuned pieces=N takes it).
-  static constexpr bool kRegisterPiecesWithoutStages = false;
+  // Archs with cp.async but no bulk copies (sm_80/86/89) take the column
+  // pipeline by word copies where few columns leave their register plans a
+  // few blocks. Timed as sm_80 on an H200 (SCANJIT_RUN_ARCH=sm_80, the PTX
+  // compiled by the driver for sm_90: a proxy for an A100), x copy,
+  // registers -> words: f32[1048576,100] dim=0 255 -> 1.82 (one block of
+  // 256 threads before), [65536,336] 73 -> 1.63, [4096,4096] 6.35 -> 1.23,
+  // f16[36521,917] mask reverse 41.6 -> 3.85, f64[300000,300] mask 86 ->
+  // 1.39, the dim=0 seed 1.63 -> 1.12; no spec lost (BENCHMARKS.md,
+  // forty-eighth pass). word_copies=0 keeps the register plan.
+  static constexpr bool kWordPipelineWithoutBulkCopies = true;
+  // sm_75 (no cp.async), or where the word pipeline is not taken: a
+  // register plan of fewer than kRegisterPiecesBelowBlocks blocks takes
+  // pieces, up to kRegisterPiecesBlocks blocks (an A100's 108 SMs hold 864
+  // of 256 threads; a T4's 40, 160), each at least kRegisterPieceMinRows
+  // rows (a piece after the first reads its rows twice). Timed as sm_75 on
+  // an H200 (a proxy), x copy, registers -> 32 / 256 / 1024 pieces:
+  // f32[1048576,100] dim=0 (1 block) 255 -> 101 / 18 / 8.9, [65536,336] (2)
+  // 74 -> 28 / 6.2 / 5.4, [4096,4096] (16) 6.2 -> 3.5 / 2.4 / 6.0,
+  // [2048,1024] 11 -> 3.5 / 3.6 / 8.3; but the dim=0 seed's 128 blocks
+  // lose, 1.62 -> 2.6-2.75, as the second read costs more than the blocks
+  // gain. A tuned pieces=N takes pieces whatever the blocks.
+  static constexpr bool kRegisterPiecesWithoutStages = true;
+  static constexpr long long kRegisterPiecesBelowBlocks = 64;
   static constexpr long long kRegisterPiecesBlocks = 1024;
   static constexpr long long kRegisterPieceMinRows = 64;
   static constexpr int kStageBytes = 32 * 1024;

@@ -454,8 +454,8 @@ TEST(Edges, LookbackTilesFinishedTwoLate) {
 }
 
 // Archs with cp.async but no bulk copies (sm_80/86/89) take the column
-// pipeline by word copies where word_copies=1 asks (their policy does not
-// yet: ColumnPolicy::kWordPipelineWithoutBulkCopies): sm_80's plans and code
+// pipeline by word copies (ColumnPolicy::kWordPipelineWithoutBulkCopies):
+// sm_80's plans and code
 // (test_wait, no bulk copies) run here from their PTX (SCANJIT_RUN_ARCH),
 // with pieces and without, on the grid and off it, every element size.
 TEST(Edges, ColumnWordPipelineOfSm80) {
@@ -465,7 +465,6 @@ TEST(Edges, ColumnWordPipelineOfSm80) {
       "logsumexp f32[2001,333] dim=0",         "min i8[5003,508] dim=0 reverse",
       "sum f32[300,20001] dim=0 mask",         "sum bf16[8,1000,4096] dim=1 reverse exclusive",
   };
-  ScopedTuning tune("word_copies=1");
   for (const std::string &text : specs) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(text, plan, Target{80}));
@@ -480,12 +479,15 @@ TEST(Edges, ColumnWordPipelineOfSm80) {
 }
 
 // Without stages (sm_75; sm_80 without the word pipeline) few columns take
-// pieces of their register plan where pieces=N asks (not the policy's yet):
-// sm_75's plans and code run here from their PTX (SCANJIT_RUN_ARCH), a few
-// pieces and many, a window of 8 and span totals, every element size,
-// masks, both directions, exclusive, on the grid and off it.
+// pieces of their register plan, as many as the policy gives (the first
+// two) or pieces=N asks: sm_75's plans and code run here from their PTX
+// (SCANJIT_RUN_ARCH), a few pieces and many, a window of 8 and span totals,
+// every element size, masks, both directions, exclusive, on the grid and
+// off it.
 TEST(Edges, ColumnRegisterPiecesOfSm75) {
   const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "sum f32[200003,100] dim=0"},
+      {"", "max f16[4097,1000] dim=0 mask"},
       {"pieces=7", "sum f32[100003,100] dim=0 mask reverse"},
       {"pieces=64", "prod f64[60001,40] dim=0 exclusive"},
       {"pieces=300", "max bf16[50001,333] dim=0"},

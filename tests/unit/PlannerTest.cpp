@@ -300,18 +300,17 @@ TEST(Planner, ColumnPiecesFillTheirStagesByWords) {
   const KernelPlan tiles = plan("sum f32[4194304,20] dim=0");
   EXPECT_TRUE(tiles.wholeRows);
   EXPECT_FALSE(tiles.wordCopies);
-  // Archs with cp.async but no bulk copies: their registers, or tuned on,
-  // the pipeline by word copies (every plan: no bulk copies to fall back
-  // on); sm_75 has neither.
+  // Archs with cp.async but no bulk copies: the pipeline by word copies
+  // (every plan: no bulk copies to fall back on), or tuned off, their
+  // registers; sm_75 has neither.
   const ScanSpec tall = mustParse("sum f32[1048576,100] dim=0");
-  EXPECT_EQ(planKernel(tall, {}, Target{80}).stages, 0);
-  const KernelPlan words = planKernel(tall, *parsePlanTuning("word_copies=1"), Target{80});
+  EXPECT_EQ(planKernel(tall, *parsePlanTuning("word_copies=0"), Target{80}).stages, 0);
+  const KernelPlan words = planKernel(tall, {}, Target{80});
   EXPECT_EQ(words.family, KernelFamily::Column);
   EXPECT_GT(words.stages, 0);
   EXPECT_GT(words.pieces, 1);
   EXPECT_TRUE(words.wordCopies);
-  const KernelPlan seed = planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("word_copies=1"),
-                                     Target{86});
+  const KernelPlan seed = planKernel(mustParse("sum f32[32768,32768] dim=0"), {}, Target{86});
   EXPECT_GT(seed.stages, 0);
   EXPECT_EQ(seed.pieces, 1);
   EXPECT_TRUE(seed.wordCopies);
@@ -338,15 +337,24 @@ TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304] dim=0 strides=[2]"), two).lookbackSlack, 1); // spans
 }
 
-// Few columns on archs without stages: their register plan, a block a
-// panel; where tuned (pieces=N, not the policy's yet), pieces of it along the
-// scan, a column group a thread, blocks of whole warps for the columns.
+// Few columns on archs without stages: a register plan of a few blocks
+// takes pieces of it along the scan (ColumnPolicy::kRegisterPieces*), a
+// column group a thread, blocks of whole warps for the columns; one of many
+// blocks keeps a block a panel, unless tuned (pieces=N).
 TEST(Planner, ColumnRegisterPiecesWithoutStages) {
   const ScanSpec tall = mustParse("sum f32[1048576,100] dim=0");
-  const KernelPlan registers = planKernel(tall, {}, Target{75});
-  EXPECT_EQ(registers.stages, 0);
-  EXPECT_EQ(registers.pieces, 1);
-  EXPECT_LE(registers.grid, 2);
+  const KernelPlan policy = planKernel(tall, {}, Target{75});
+  EXPECT_EQ(policy.family, KernelFamily::Column);
+  EXPECT_EQ(policy.stages, 0);
+  EXPECT_EQ(policy.pieces, 1024); // one panel: the policy's blocks
+  EXPECT_EQ(policy.grid, 1024);
+  const KernelPlan squareish = planKernel(mustParse("sum f32[4096,4096] dim=0"), {}, Target{75});
+  EXPECT_EQ(squareish.pieces, 4096 / 64); // 16 panels, pieces of at least 64 rows
+  EXPECT_EQ(squareish.grid, 16 * 64);
+  const KernelPlan seed = planKernel(mustParse("sum f32[32768,32768] dim=0"), {}, Target{75});
+  EXPECT_EQ(seed.pieces, 1); // 128 blocks in registers
+  EXPECT_EQ(seed.grid, 128);
+  EXPECT_EQ(planKernel(mustParse("sum f32[32768,32768] dim=0"), *parsePlanTuning("pieces=4"), Target{75}).pieces, 4);
   const KernelPlan pieces = planKernel(tall, *parsePlanTuning("pieces=64"), Target{75});
   EXPECT_EQ(pieces.family, KernelFamily::Column);
   EXPECT_EQ(pieces.stages, 0);
@@ -359,9 +367,12 @@ TEST(Planner, ColumnRegisterPiecesWithoutStages) {
   EXPECT_FALSE(pieces.pieceSpans);
   EXPECT_TRUE(planKernel(tall, *parsePlanTuning("pieces=300,piece_spans=1"), Target{75}).pieceSpans);
   // None empty: 5003 rows in pieces of 26.
-  EXPECT_EQ(planKernel(mustParse("max bf16[5003,333] dim=0"), *parsePlanTuning("pieces=200"), Target{80}).pieces, 193);
-  // sm_80 with the word pipeline asked takes stages instead; sm_90 always.
-  EXPECT_GT(planKernel(tall, *parsePlanTuning("pieces=64,word_copies=1"), Target{80}).stages, 0);
+  EXPECT_EQ(planKernel(mustParse("max bf16[5003,333] dim=0"), *parsePlanTuning("pieces=200,word_copies=0"), Target{80})
+                .pieces,
+            193);
+  // sm_80 takes the word pipeline's stages unless tuned off; sm_90 always.
+  EXPECT_GT(planKernel(tall, *parsePlanTuning("pieces=64"), Target{80}).stages, 0);
+  EXPECT_EQ(planKernel(tall, *parsePlanTuning("pieces=64,word_copies=0"), Target{80}).stages, 0);
   EXPECT_GT(planKernel(tall, *parsePlanTuning("pieces=64"), Target{90}).stages, 0);
 }
 
@@ -1208,11 +1219,12 @@ TEST(Planner, RowTilesStreamThroughSharedMemoryWhenAligned) {
 // Plans follow the target's arch family (compiler/ArchPolicy.cpp).
 TEST(Planner, PlansFollowTheArchFamily) {
   auto planFor = [](const char *text, int sm) { return planKernel(mustParse(text), {}, Target{sm}); };
-  // No bulk copies before sm_90: no stages, no edges, no shared memory, no
-  // column pipeline; the look-back launches a block per tile.
+  // No bulk copies before sm_90: no stages, no edges, no shared memory
+  // (only the column pipeline, by word copies from sm_80: the test above);
+  // the look-back launches a block per tile.
   for (int sm : {75, 80, 86, 89}) {
     for (const char *text : {"sum f32[32768,32768] dim=1", "sum f32[64,3001] dim=1", "sum f32[8,16777216] dim=1",
-                             "sum f32[32768,32768] dim=0", "sum f32[1048576,256] dim=1"}) {
+                             "sum f32[1048576,256] dim=1"}) {
       KernelPlan p = planFor(text, sm);
       EXPECT_EQ(p.stages, 0) << text << " sm_" << sm;
       EXPECT_EQ(p.sharedBytes, 0) << text << " sm_" << sm;
