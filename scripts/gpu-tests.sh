@@ -40,12 +40,12 @@ want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 # before Edges.ColumnStagesByWordsOrBulkCopies moved from the third to the
 # first, and Edges.ColumnWordPipelineOfSm80 joined it;
 # Edges.LookbackTilesFinishedTwoLate and Edges.ColumnRegisterPiecesOfSm75
-# joined the second). Every test is in
+# joined the second, Edges.RowRunsByLanesOfSm80 the first). Every test is in
 # exactly one; `scripts/gpu-tests.sh BUILD shards` checks that against the
 # binary's own list.
-edges_in_other_shards='Edges.TallPanelsByWholeRowTiles:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75'
+edges_in_other_shards='Edges.TallPanelsByWholeRowTiles:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.RowRunsByLanesOfSm80'
 shard_filters=(
-  'SpecialValues.*:Families/FlagMatrix.*:LseMath.*:Edges.TallPanelsByWholeRowTiles:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80'
+  'SpecialValues.*:Families/FlagMatrix.*:LseMath.*:Edges.TallPanelsByWholeRowTiles:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.RowRunsByLanesOfSm80'
   'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75'
   "Shapes.*:Layouts.*:TunedPlans.*:FlagMatrix.*:Edges.*-$edges_in_other_shards"
 )

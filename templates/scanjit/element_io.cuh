@@ -209,6 +209,35 @@ __device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, i
   copy_warp_run<P, N>(out, lo, hi, scratch);
 }
 
+// A warp's run of 32 x N elements from `p` (slot 0; slots at or past
+// `valid` are not read), loaded lane by lane, striped: lane l's v[m] is
+// slot l + 32 m, so that each load instruction reads 32 consecutive
+// elements. For runs off their vector's grid (rows of odd length, pointers
+// an element in), where each thread's own run took N strided scalar loads
+// (f16 rows of 32769, as sm_80 on an H200: 9.3x copy). unstripe_warp_run
+// hands each thread its own run.
+template <class T, int N, class Index>
+__device__ __forceinline__ void load_warp_run_striped(const T *p, Index valid, T (&v)[N]) {
+  const int lane = int(threadIdx.x & 31);
+#pragma unroll
+  for (int m = 0; m < N; ++m)
+    if (Index(lane + 32 * m) < valid)
+      v[m] = p[lane + 32 * m];
+}
+
+// A striped run (load_warp_run_striped) turned into each lane's own N
+// consecutive slots [lN, lN + N), through `scratch` (the warp's 32 x N
+// elements of shared memory, 16-byte aligned).
+template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *scratch, T (&v)[N]) {
+  const int lane = int(threadIdx.x & 31);
+  __syncwarp(); // the lanes have read the warp's previous run
+#pragma unroll
+  for (int m = 0; m < N; ++m)
+    scratch[lane + 32 * m] = v[m];
+  __syncwarp();
+  VectorAccess<T, N>::load_shared(scratch + lane * N, v);
+}
+
 // Whether a thread's run of N results leaves better through the warp's
 // shared scratch (store_converted_warp_run) than from its registers.
 template <class Out, int N> __device__ __forceinline__ bool store_by_warp_run(const Out *out) {

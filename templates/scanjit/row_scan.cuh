@@ -13,12 +13,19 @@
 namespace scanjit {
 
 // Any alignment: each thread loads its items, the next tile's while it
-// scans this one.
+// scans this one. Rows whose input or mask lie off their runs' vector grid
+// (odd lengths, pointers an element in) load each warp's run lane by lane
+// and hand each thread its items through the warp's shared scratch; outputs
+// off the grid (or runs wider than two vectors) leave the same way
+// (store_by_warp_run). The case is the row's: every thread's run lies the
+// same distance off the grid.
 template <class P, class Plan>
 __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const u8 *mask, typename P::Out *out,
                                                 long long lines) {
   typedef typename P::Index Index;
   typedef typename P::Acc Acc;
+  typedef typename P::In In;
+  typedef typename P::Out Out;
   typedef PlainMonoid<typename P::Op, Acc> M;
   constexpr int T = Plan::kThreads, I = Plan::kItems;
   constexpr long long L = P::kLength;
@@ -26,33 +33,76 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
   constexpr long long kTiles = (L + kTile - 1) / kTile;
   typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
   __shared__ typename Agent::Storage storage;
+  // (A warp's input run, and later its results: one scratch a warp, as
+  // wide as the wider of the two, so that no warp's reaches into another's.)
+  constexpr int kWarpScratchBytes = 32 * I * int(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
+  __shared__ alignas(16) unsigned char scratch[T / 32 * kWarpScratchBytes];
+  __shared__ alignas(16) u8 mask_scratch[P::kMask ? T * I : 16];
+  unsigned char *warp_scratch = scratch + (threadIdx.x / 32) * kWarpScratchBytes;
+  In *in_scratch = reinterpret_cast<In *>(warp_scratch);
+  Out *out_scratch = reinterpret_cast<Out *>(warp_scratch);
+  u8 *warp_mask_scratch = mask_scratch + (P::kMask ? (threadIdx.x & ~31) * I : 0);
   Agent agent(storage);
   const bool no_heads[I] = {};
 
   for (Index line = blockIdx.x; line < Index(lines); line += gridDim.x) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
+    const bool by_lanes = !VectorAccess<In, I>::is_aligned(in + o.in) ||
+                          (P::kMask && !VectorAccess<u8, I>::is_aligned(mask + o.mask));
+    const bool by_warp = store_by_warp_run<Out, I>(out + o.out);
     RunningPrefix<M> carry;
+    auto tile_first = [&](Index k) { return (P::kReverse ? Index(kTiles) - 1 - k : k) * Index(kTile); };
     // The next tile's loads are issued before this tile's scan and barrier,
-    // so memory latency overlaps the scan (register double buffering).
-    auto load_tile = [&](Index k, Acc (&x)[I]) {
-      const Index tile = P::kReverse ? Index(kTiles) - 1 - k : k;
-      const Index start = tile * Index(kTile) + Index(threadIdx.x) * I;
-      load_lifted<P, I, 1, 1>(in + o.in + start, mask + o.mask + start, Index(L) - start, x);
+    // so memory latency overlaps the scan (register double buffering); a
+    // striped run is unstriped only when its tile is scanned.
+    auto load_tile = [&](Index k, In (&raw)[I], u8 (&keep)[I]) {
+      if (by_lanes) {
+        const Index at = tile_first(k) + Index(threadIdx.x & ~31) * I;
+        load_warp_run_striped<In, I>(in + o.in + at, Index(L) - at, raw);
+        if (P::kMask)
+          load_warp_run_striped<u8, I>(mask + o.mask + at, Index(L) - at, keep);
+      } else {
+        const Index start = tile_first(k) + Index(threadIdx.x) * I;
+        load_run<In, I, 1>(in + o.in + start, Index(L) - start, raw);
+        if (P::kMask)
+          load_run<u8, I, 1>(mask + o.mask + start, Index(L) - start, keep);
+      }
     };
-    Acc x[I];
-    load_tile(0, x);
+    In raw[I];
+    u8 keep[I];
+    load_tile(0, raw, keep);
     for (Index k = 0; k < Index(kTiles); ++k) {
-      Acc next[I];
+      In next_raw[I];
+      u8 next_keep[I];
       if (k + 1 < Index(kTiles))
-        load_tile(k + 1, next);
-      const Index tile = P::kReverse ? Index(kTiles) - 1 - k : k;
-      const Index start = tile * Index(kTile) + Index(threadIdx.x) * I;
+        load_tile(k + 1, next_raw, next_keep);
+      if (by_lanes) {
+        unstripe_warp_run(in_scratch, raw);
+        if (P::kMask)
+          unstripe_warp_run(warp_mask_scratch, keep);
+      }
+      const Index start = tile_first(k) + Index(threadIdx.x) * I;
+      Acc x[I];
+#pragma unroll
+      for (int j = 0; j < I; ++j) {
+        const bool use = start + j < Index(L) && (!P::kMask || keep[j] != 0);
+        x[j] = use ? Convert<In>::template load<Acc>(raw[j]) : P::Op::identity();
+      }
       Acc r[I];
       agent.consume(x, no_heads, r, carry);
-      store_converted<P, I, 1>(out + o.out + start, Index(L) - start, r);
+      if (by_warp) {
+        const Index at = tile_first(k) + Index(threadIdx.x & ~31) * I;
+        const Index left = Index(L) - at;
+        store_converted_warp_run<P, I>(out + o.out + at, 0, left < Index(32 * I) ? int(left) : 32 * I, out_scratch,
+                                       r);
+      } else {
+        store_converted<P, I, 1>(out + o.out + start, Index(L) - start, r);
+      }
 #pragma unroll
-      for (int j = 0; j < I; ++j)
-        x[j] = next[j];
+      for (int j = 0; j < I; ++j) {
+        raw[j] = next_raw[j];
+        keep[j] = next_keep[j];
+      }
     }
   }
 }

@@ -478,6 +478,32 @@ TEST(Edges, ColumnWordPipelineOfSm80) {
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2)});
 }
 
+// Rows without stages (sm_75/80/86/89; row_scan_direct) whose input or mask
+// lies off their runs' vector grid load each warp's run lane by lane and
+// unstripe it through shared memory; outputs off the grid leave through it
+// too. sm_80's plans and code run here from their PTX (SCANJIT_RUN_ARCH):
+// odd lengths of every element size, rows shorter and longer than a tile,
+// masks, both directions, exclusive, i64 results, each pointer on the grid
+// and off it, and input and output off it apart.
+TEST(Edges, RowRunsByLanesOfSm80) {
+  const std::vector<std::string> specs = {
+      "sum f16[600,32769] dim=1",          "max bf16[600,20001] dim=1 mask reverse",
+      "sum f32[500,10003] dim=1 exclusive", "min i16[1000,4097] dim=1 reverse exclusive",
+      "sum i32[400,4097] dim=1 mask",       "sum u8[300,10001] dim=1 reverse",
+      "prod f64[200,3001] dim=1 mask",      "logsumexp f32[100,20001] dim=1",
+      "sum f32[300,4096] dim=1",            "max i8[600,30001] dim=1 mask exclusive",
+  };
+  for (const std::string &text : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(text, plan, Target{80}));
+    EXPECT_EQ(plan.family, KernelFamily::Row) << text;
+    EXPECT_EQ(plan.stages, 0) << text;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  ScopedRunArch asSm80("sm_80");
+  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1), offsets(2, 1, 0)});
+}
+
 // Without stages (sm_75; sm_80 without the word pipeline) few columns take
 // pieces of their register plan, as many as the policy gives (the first
 // two) or pieces=N asks: sm_75's plans and code run here from their PTX
