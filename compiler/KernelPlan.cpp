@@ -60,6 +60,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " held_shares=1";
   if (family == KernelFamily::RowLookback && p.lookbackWarps > 1)
     os << " lookback_warps=" << p.lookbackWarps;
+  if (family == KernelFamily::RowLookback && p.laneRuns)
+    os << " lane_runs=1";
   if (family == KernelFamily::RowLookback && p.lookbackSlack > 1)
     os << " lookback_slack=" << p.lookbackSlack;
   if (family == KernelFamily::Column && p.groups > 1)

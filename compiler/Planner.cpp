@@ -436,6 +436,11 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
   plan.lookbackSlack = lookbackSlack(spec, tuning, plan, contiguousRows && !spans);
+  const int64_t laneRunScratch =
+      int64_t(plan.threads) * plan.items * (std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? 1 : 0));
+  plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && lanes == 1 && !plan.laneThreads &&
+                  laneRunScratch <= policy::LookbackPolicy::kLaneRunScratchBytes &&
+                  pickFlag(tuning.laneRuns, policy::LookbackPolicy::kLaneRunsWithoutStages);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {

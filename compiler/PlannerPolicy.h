@@ -60,11 +60,22 @@ struct StagePolicy {
 
 struct LookbackPolicy {
   // Tiles a pipelined look-back block scans before it finishes the oldest
-  // (lookback_slack): 1 until 2 has been timed. Two give a tile's window
-  // two tiles' time for its newest predecessors' aggregates (ncu, H200,
-  // f32[67108864]: 28% of the stall samples at the block barrier after the
-  // window, BENCHMARKS.md), for four stages and items re-read from the stage.
+  // (lookback_slack). Two give a tile's window two tiles' time for its
+  // newest predecessors' aggregates (ncu, H200, f32[67108864]: 28% of the
+  // stall samples at the block barrier after the window), for four stages
+  // and items re-read from the stage; timed, they won only f64[4194304]
+  // (1.39 -> 1.31) against the policy's plans and lost at 1M, 4M and bf16
+  // 16M (BENCHMARKS.md, forty-eighth pass): one stays.
   static constexpr int kSlack = 1;
+  // Without stages (sm_75/80/86/89), tiles of contiguous rows off their
+  // runs' vector grid load each warp's run lane by lane and unstripe it
+  // through shared memory, as row_scan_direct does (there: f16[4096,32769]
+  // as sm_80 on an H200 9.2x -> 1.74x copy). Off until timed and run
+  // (lane_runs=1 takes it): sm_80's look-back of odd rows ran at 6.1x
+  // (f32[3,5000003]). The warps' scratch (a tile's input or results, the
+  // wider, and its mask) is static shared memory: at most kLaneRunScratchBytes.
+  static constexpr bool kLaneRunsWithoutStages = false;
+  static constexpr int kLaneRunScratchBytes = 32 * 1024;
   static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
   // ... but not contiguous rows of 4- or 8-byte elements, or of 8-byte
   // accumulators (integer sums), but log-sum-exp: those take the look-back

@@ -238,6 +238,45 @@ template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *s
   VectorAccess<T, N>::load_shared(scratch + lane * N, v);
 }
 
+// A thread's N elements of a warp's run of 32 x N at `in` (slot 0; slots
+// at or past `valid` do not exist) loaded lane by lane and unstriped through
+// the warp's scratch (load_warp_run_striped, unstripe_warp_run), lifted to
+// the accumulator.
+template <class P, int N, class Index>
+__device__ __forceinline__ void load_lifted_warp_run(const typename P::In *in, const u8 *mask, Index valid,
+                                                     typename P::In *scratch, u8 *mask_scratch,
+                                                     typename P::Acc (&x)[N]) {
+  typedef typename P::In In;
+  In raw[N];
+  u8 keep[N];
+  load_warp_run_striped<In, N>(in, valid, raw);
+  if (P::kMask)
+    load_warp_run_striped<u8, N>(mask, valid, keep);
+  unstripe_warp_run(scratch, raw);
+  if (P::kMask)
+    unstripe_warp_run(mask_scratch, keep);
+  const Index first = Index(threadIdx.x & 31) * N;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
+    x[j] = use ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+  }
+}
+
+// Each warp's shared memory for runs moved lane by lane: its run of 32 x N
+// inputs and later of results (one scratch as wide as the wider, so that
+// no warp's reaches into another's), and of mask bytes.
+template <class P, int T, int N> struct WarpRunScratch {
+  typedef typename P::In In;
+  typedef typename P::Out Out;
+  static constexpr int kWarpBytes = 32 * N * int(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
+  alignas(16) unsigned char runs[T / 32 * kWarpBytes];
+  alignas(16) u8 masks[P::kMask ? T * N : 16];
+  __device__ __forceinline__ In *in() { return reinterpret_cast<In *>(runs + threadIdx.x / 32 * kWarpBytes); }
+  __device__ __forceinline__ Out *out() { return reinterpret_cast<Out *>(runs + threadIdx.x / 32 * kWarpBytes); }
+  __device__ __forceinline__ u8 *mask() { return masks + (P::kMask ? (threadIdx.x & ~31) * N : 0); }
+};
+
 // Whether a thread's run of N results leaves better through the warp's
 // shared scratch (store_converted_warp_run) than from its registers.
 template <class Out, int N> __device__ __forceinline__ bool store_by_warp_run(const Out *out) {

@@ -390,6 +390,43 @@ __device__ __forceinline__ void lookback_tile(LookbackAgent<P, Plan> &agent, lon
   agent.consume(x, no_heads, r, source);
 }
 
+// lookback_scan_direct's tile `at` (number `id`) of contiguous rows
+// (Plan::kLaneRuns): where its input or mask lies off its runs' vector grid,
+// each warp's run loads lane by lane and is unstriped through the warp's
+// shared scratch (as row_scan_direct's rows); results off the grid, or
+// wider than two vectors a thread, leave through it too. (Every thread's
+// run lies as far off the grid as the tile's first element.)
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in, const u8 *mask, typename P::Out *out,
+                                                       const LookbackTilePlace<P, Plan> &at, long long id,
+                                                       LookbackAgent<P, Plan> &agent,
+                                                       LookbackWorkspace<typename P::Acc> &ws,
+                                                       LookbackShared<P, Plan> &sh) {
+  typedef typename P::Index Index;
+  typedef typename P::In In;
+  typedef typename P::Out Out;
+  constexpr int I = Plan::kItems;
+  static_assert(P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1),
+                "lane runs: contiguous rows");
+  __shared__ WarpRunScratch<P, Plan::kThreads, I> runs;
+  const Index start = at.start + Index(threadIdx.x) * I;
+  const Index warp_first = at.start + Index(threadIdx.x & ~31) * I;
+  const Index left = Index(P::kLength) - warp_first;
+  typename P::Acc x[I], r[I];
+  if (!VectorAccess<In, I>::is_aligned(in + at.o.in + at.start) ||
+      (P::kMask && !VectorAccess<u8, I>::is_aligned(mask + at.o.mask + at.start)))
+    load_lifted_warp_run<P, I>(in + at.o.in + warp_first, mask + at.o.mask + warp_first, left, runs.in(),
+                               runs.mask(), x);
+  else
+    load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, Index(P::kLength) - start, x);
+  lookback_tile<P, Plan>(agent, id, at.row_first, x, r, ws, sh, [&] { sh.id = ws.next(); });
+  if (store_by_warp_run<Out, I>(out + at.o.out + at.start))
+    store_converted_warp_run<P, I>(out + at.o.out + warp_first, 0, left < Index(32 * I) ? int(left) : 32 * I,
+                                   runs.out(), r);
+  else
+    store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
+}
+
 // Tiles in ticket order, loaded by each thread from global memory: any
 // alignment, and any stride along the scan (narrow columns: each column a
 // line). Thread 0 takes the next ticket once the tile has been read.
@@ -424,6 +461,10 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
       id = line * kTilesPerRow + round;
     }
     const LookbackTilePlace<P, Plan> at(id);
+    if constexpr (Plan::kLaneRuns) {
+      lookback_tile_by_lanes<P, Plan>(in, mask, out, at, id, agent, ws, sh);
+      continue;
+    }
     const Index start = at.start + Index(threadIdx.x) * I;
     typename P::Acc x[I], r[I];
     load_lifted<P, I, S::kIn, S::kMask>(in + at.o.in + start * Index(S::kIn), mask + at.o.mask + start * Index(S::kMask),

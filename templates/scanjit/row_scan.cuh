@@ -33,15 +33,10 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
   constexpr long long kTiles = (L + kTile - 1) / kTile;
   typedef TileAgent<M, Acc, P::kReverse, P::kExclusive, T, I> Agent;
   __shared__ typename Agent::Storage storage;
-  // (A warp's input run, and later its results: one scratch a warp, as
-  // wide as the wider of the two, so that no warp's reaches into another's.)
-  constexpr int kWarpScratchBytes = 32 * I * int(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
-  __shared__ alignas(16) unsigned char scratch[T / 32 * kWarpScratchBytes];
-  __shared__ alignas(16) u8 mask_scratch[P::kMask ? T * I : 16];
-  unsigned char *warp_scratch = scratch + (threadIdx.x / 32) * kWarpScratchBytes;
-  In *in_scratch = reinterpret_cast<In *>(warp_scratch);
-  Out *out_scratch = reinterpret_cast<Out *>(warp_scratch);
-  u8 *warp_mask_scratch = mask_scratch + (P::kMask ? (threadIdx.x & ~31) * I : 0);
+  __shared__ WarpRunScratch<P, T, I> runs;
+  In *in_scratch = runs.in();
+  Out *out_scratch = runs.out();
+  u8 *warp_mask_scratch = runs.mask();
   Agent agent(storage);
   const bool no_heads[I] = {};
 

@@ -504,6 +504,34 @@ TEST(Edges, RowRunsByLanesOfSm80) {
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1), offsets(2, 1, 0)});
 }
 
+// Look-back tiles without stages whose input or mask lies off their runs'
+// vector grid load each warp's run lane by lane where lane_runs=1 asks (not
+// the policy's yet: LookbackPolicy::kLaneRunsWithoutStages); results off the
+// grid leave through the warp's scratch. sm_80's plans and code run here
+// from their PTX (SCANJIT_RUN_ARCH): few long odd rows and odd 1-D sizes of
+// every element size, masks, both directions, exclusive, i64 results, each
+// pointer on the grid and off it, and input and output off it apart.
+TEST(Edges, LookbackLaneRunsOfSm80) {
+  const std::vector<std::string> specs = {
+      "sum f32[3,500003] dim=1",          "max bf16[2,1000001] dim=1 mask reverse",
+      "sum i32[4,300001] dim=1 exclusive", "logsumexp f16[3,300001] dim=1",
+      "sum u8[2,900001] dim=1 mask",       "prod f64[2,200001] dim=1 reverse exclusive",
+      "min i16[5,400003] dim=1 mask",      "sum f32[1000003] dim=0",
+      "sum f16[2000001] dim=0 reverse",    "sum f32[2,1048576] dim=1",
+  };
+  ScopedTuning tune("lane_runs=1");
+  for (const std::string &text : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(text, plan, Target{80}));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << text;
+    EXPECT_EQ(plan.stages, 0) << text;
+    EXPECT_TRUE(plan.laneRuns) << text;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  ScopedRunArch asSm80("sm_80");
+  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1), offsets(2, 1, 0)});
+}
+
 // Without stages (sm_75; sm_80 without the word pipeline) few columns take
 // pieces of their register plan, as many as the policy gives (the first
 // two) or pieces=N asks: sm_75's plans and code run here from their PTX

@@ -337,6 +337,31 @@ TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304] dim=0 strides=[2]"), two).lookbackSlack, 1); // spans
 }
 
+// Look-back tiles without stages (archs without bulk copies) off their
+// runs' vector grid load by lanes where lane_runs=1 asks (not the policy's
+// yet: LookbackPolicy::kLaneRunsWithoutStages): contiguous rows of one lane,
+// whose warps' scratch fits kLaneRunScratchBytes; staged plans never.
+TEST(Planner, LookbackLaneRunsWithoutStages) {
+  const PlanTuning on = *parsePlanTuning("lane_runs=1");
+  const ScanSpec odd = mustParse("sum f32[3,5000003] dim=1");
+  EXPECT_FALSE(planKernel(odd, {}, Target{80}).laneRuns); // the policy
+  const KernelPlan lanes = planKernel(odd, on, Target{80});
+  EXPECT_EQ(lanes.family, KernelFamily::RowLookback);
+  EXPECT_EQ(lanes.stages, 0);
+  EXPECT_TRUE(lanes.laneRuns);
+  EXPECT_NE(lanes.toString().find(" lane_runs=1"), std::string::npos);
+  EXPECT_EQ(planKernel(odd, {}, Target{80}).toString().find("lane_runs"), std::string::npos);
+  EXPECT_TRUE(planKernel(mustParse("max bf16[2,8388607] dim=1 mask reverse"), on, Target{75}).laneRuns);
+  EXPECT_TRUE(planKernel(mustParse("sum u8[2,9000001] dim=1 mask"), on, Target{86}).laneRuns);
+  EXPECT_FALSE(planKernel(odd, on, Target{90}).laneRuns);                                            // stages
+  EXPECT_FALSE(planKernel(mustParse("sum f32[3,5000003] dim=1 strides=[10000006,2]"), on, Target{80}).laneRuns); // strided
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,4] dim=0"), on, Target{80}).laneRuns);          // lines at a stride
+  // 512 x 16 f32 and their mask: 40 KB of scratch.
+  EXPECT_FALSE(planKernel(mustParse("sum f32[3,5000003] dim=1 mask"), *parsePlanTuning("lane_runs=1,threads=512,items=16"),
+                          Target{80})
+                   .laneRuns);
+}
+
 // Few columns on archs without stages: a register plan of a few blocks
 // takes pieces of it along the scan (ColumnPolicy::kRegisterPieces*), a
 // column group a thread, blocks of whole warps for the columns; one of many
