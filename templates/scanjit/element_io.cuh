@@ -238,6 +238,28 @@ template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *s
   VectorAccess<T, N>::load_shared(scratch + lane * N, v);
 }
 
+// A thread's N loaded elements (and mask bytes), the first at `first` of a
+// run of which `valid` exist, lifted to the accumulator: elements past the
+// run's end or masked off lift to the identity.
+template <class P, int N, class Index>
+__device__ __forceinline__ void lift_run(const typename P::In (&raw)[N], const u8 (&keep)[N], Index first, Index valid,
+                                         typename P::Acc (&x)[N]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
+    x[j] = use ? Convert<typename P::In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+  }
+}
+
+// Whether threads' runs of N elements from `in` (and `mask`) lie off their
+// vectors' grid, so that a warp's run loads lane by lane
+// (load_warp_run_striped). Runs a whole vector apart all lie as far off it
+// as the first.
+template <class P, int N>
+__device__ __forceinline__ bool loads_by_lanes(const typename P::In *in, const u8 *mask) {
+  return !VectorAccess<typename P::In, N>::is_aligned(in) || (P::kMask && !VectorAccess<u8, N>::is_aligned(mask));
+}
+
 // A thread's N elements of a warp's run of 32 x N at `in` (slot 0; slots
 // at or past `valid` do not exist) loaded lane by lane and unstriped through
 // the warp's scratch (load_warp_run_striped, unstripe_warp_run), lifted to
@@ -255,12 +277,7 @@ __device__ __forceinline__ void load_lifted_warp_run(const typename P::In *in, c
   unstripe_warp_run(scratch, raw);
   if (P::kMask)
     unstripe_warp_run(mask_scratch, keep);
-  const Index first = Index(threadIdx.x & 31) * N;
-#pragma unroll
-  for (int j = 0; j < N; ++j) {
-    const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
-    x[j] = use ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
-  }
+  lift_run<P, N>(raw, keep, Index(threadIdx.x & 31) * N, valid, x);
 }
 
 // Each warp's shared memory for runs moved lane by lane: its run of 32 x N
@@ -281,6 +298,23 @@ template <class P, int T, int N> struct WarpRunScratch {
 // shared scratch (store_converted_warp_run) than from its registers.
 template <class Out, int N> __device__ __forceinline__ bool store_by_warp_run(const Out *out) {
   return N * sizeof(Out) > 32 || !VectorAccess<Out, N>::is_aligned(out);
+}
+
+// A tile's results in a row of `length` elements at `row`, the tile's first
+// at `tile_first`, thread t's N from tile_first + t N: through the warp's
+// `scratch` where `by_warp` (store_by_warp_run of the tile's first), else
+// from each thread's registers.
+template <class P, int N, class Index>
+__device__ __forceinline__ void store_converted_tile_run(typename P::Out *row, Index tile_first, Index length,
+                                                         bool by_warp, typename P::Out *scratch,
+                                                         const typename P::Acc (&r)[N]) {
+  if (by_warp) {
+    const Index at = tile_first + Index(threadIdx.x & ~31) * N, left = length - at;
+    store_converted_warp_run<P, N>(row + at, 0, left < Index(32 * N) ? int(left) : 32 * N, scratch, r);
+  } else {
+    const Index start = tile_first + Index(threadIdx.x) * N;
+    store_converted<P, N, 1>(row + start, length - start, r);
+  }
 }
 
 // The same for a run of which only elements [lo, hi) exist (the edges of a

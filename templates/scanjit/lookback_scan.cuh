@@ -403,28 +403,23 @@ __device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in,
                                                        LookbackWorkspace<typename P::Acc> &ws,
                                                        LookbackShared<P, Plan> &sh) {
   typedef typename P::Index Index;
-  typedef typename P::In In;
-  typedef typename P::Out Out;
   constexpr int I = Plan::kItems;
+  const Index L = Index(P::kLength);
   static_assert(P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1),
                 "lane runs: contiguous rows");
   __shared__ WarpRunScratch<P, Plan::kThreads, I> runs;
-  const Index start = at.start + Index(threadIdx.x) * I;
-  const Index warp_first = at.start + Index(threadIdx.x & ~31) * I;
-  const Index left = Index(P::kLength) - warp_first;
   typename P::Acc x[I], r[I];
-  if (!VectorAccess<In, I>::is_aligned(in + at.o.in + at.start) ||
-      (P::kMask && !VectorAccess<u8, I>::is_aligned(mask + at.o.mask + at.start)))
-    load_lifted_warp_run<P, I>(in + at.o.in + warp_first, mask + at.o.mask + warp_first, left, runs.in(),
+  if (loads_by_lanes<P, I>(in + at.o.in + at.start, mask + at.o.mask + at.start)) {
+    const Index warp_first = at.start + Index(threadIdx.x & ~31) * I;
+    load_lifted_warp_run<P, I>(in + at.o.in + warp_first, mask + at.o.mask + warp_first, L - warp_first, runs.in(),
                                runs.mask(), x);
-  else
-    load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, Index(P::kLength) - start, x);
+  } else {
+    const Index start = at.start + Index(threadIdx.x) * I;
+    load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, L - start, x);
+  }
   lookback_tile<P, Plan>(agent, id, at.row_first, x, r, ws, sh, [&] { sh.id = ws.next(); });
-  if (store_by_warp_run<Out, I>(out + at.o.out + at.start))
-    store_converted_warp_run<P, I>(out + at.o.out + warp_first, 0, left < Index(32 * I) ? int(left) : 32 * I,
-                                   runs.out(), r);
-  else
-    store_converted<P, I, 1>(out + at.o.out + start, Index(P::kLength) - start, r);
+  store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), L,
+                                 store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start), runs.out(), r);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any

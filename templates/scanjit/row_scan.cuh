@@ -42,8 +42,7 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
 
   for (Index line = blockIdx.x; line < Index(lines); line += gridDim.x) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
-    const bool by_lanes = !VectorAccess<In, I>::is_aligned(in + o.in) ||
-                          (P::kMask && !VectorAccess<u8, I>::is_aligned(mask + o.mask));
+    const bool by_lanes = loads_by_lanes<P, I>(in + o.in, mask + o.mask);
     const bool by_warp = store_by_warp_run<Out, I>(out + o.out);
     RunningPrefix<M> carry;
     auto tile_first = [&](Index k) { return (P::kReverse ? Index(kTiles) - 1 - k : k) * Index(kTile); };
@@ -76,23 +75,11 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
         if (P::kMask)
           unstripe_warp_run(warp_mask_scratch, keep);
       }
-      const Index start = tile_first(k) + Index(threadIdx.x) * I;
       Acc x[I];
-#pragma unroll
-      for (int j = 0; j < I; ++j) {
-        const bool use = start + j < Index(L) && (!P::kMask || keep[j] != 0);
-        x[j] = use ? Convert<In>::template load<Acc>(raw[j]) : P::Op::identity();
-      }
+      lift_run<P, I>(raw, keep, tile_first(k) + Index(threadIdx.x) * I, Index(L), x);
       Acc r[I];
       agent.consume(x, no_heads, r, carry);
-      if (by_warp) {
-        const Index at = tile_first(k) + Index(threadIdx.x & ~31) * I;
-        const Index left = Index(L) - at;
-        store_converted_warp_run<P, I>(out + o.out + at, 0, left < Index(32 * I) ? int(left) : 32 * I, out_scratch,
-                                       r);
-      } else {
-        store_converted<P, I, 1>(out + o.out + start, Index(L) - start, r);
-      }
+      store_converted_tile_run<P, I>(out + o.out, tile_first(k), Index(L), by_warp, out_scratch, r);
 #pragma unroll
       for (int j = 0; j < I; ++j) {
         raw[j] = next_raw[j];
