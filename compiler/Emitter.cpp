@@ -53,6 +53,7 @@ struct Plan {
   static constexpr int kPackedLanes = {{packed_lanes}};
   static constexpr bool kLaneThreads = {{lane_threads}};
   static constexpr bool kLaneRuns = {{lane_runs}};
+  static constexpr bool kLanesOnGrid = {{lanes_on_grid}};
   static constexpr int kLaneWidth = {{lane_width}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
 };
@@ -224,6 +225,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"packed_lanes", std::to_string(plan.packedLanes)},
       {"lane_threads", boolText(plan.laneThreads)},
       {"lane_runs", boolText(plan.laneRuns)},
+      {"lanes_on_grid", boolText(plan.lanesOnGrid)},
       {"lane_width", std::to_string(plan.laneWidth)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},

@@ -62,6 +62,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " lookback_warps=" << p.lookbackWarps;
   if (family == KernelFamily::RowLookback && p.laneRuns)
     os << " lane_runs=1";
+  if ((family == KernelFamily::RowLookback || family == KernelFamily::Row) && p.lanesOnGrid)
+    os << " lanes_on_grid=1";
   if (family == KernelFamily::RowLookback && p.lookbackSlack > 1)
     os << " lookback_slack=" << p.lookbackSlack;
   if (family == KernelFamily::Column && p.groups > 1)

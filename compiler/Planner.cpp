@@ -441,6 +441,8 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && lanes == 1 && !plan.laneThreads &&
                   laneRunScratch <= policy::LookbackPolicy::kLaneRunScratchBytes &&
                   pickFlag(tuning.laneRuns, policy::LookbackPolicy::kLaneRunsWithoutStages);
+  plan.lanesOnGrid =
+      plan.laneRuns && pickFlag(tuning.lanesOnGrid, policy::LookbackPolicy::kLanesOnGrid && !arch.bulkCopy);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
@@ -497,6 +499,11 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
       std::max<int64_t>(1, std::min(wanted, classCount(tuning, rows / policy::StagePolicy::kMinRowBlocks)));
   plan.rowsPerChunk = plan.stages > 0 ? pick(tuning.rows, int(std::min<int64_t>(shortRows, 64))) : 1;
   plan.grid = ceilDiv(rows, plan.rowsPerChunk);
+  const bool wideElements = dtypeSize(spec.in) >= 4;
+  plan.lanesOnGrid =
+      plan.stages == 0 && pickFlag(tuning.lanesOnGrid, policy::RowPolicy::kLanesOnGrid && !arch.bulkCopy &&
+                                                           !(wideElements && (spec.op == ScanOp::LogSumExp ||
+                                                                              rows < policy::RowPolicy::kLanesOnGridMinRows)));
 }
 
 // Narrow columns whose lines the look-back takes a group at a time

@@ -23,6 +23,18 @@ struct RowPolicy {
   // input (f32: 16 items): the block scan's pair combines, an exp each, are
   // shared by twice the items (f32 1.85 -> 1.48 of copy on H200, accurate log).
   static constexpr int kLogSumExpAccBytesPerThread = 64;
+  // Rows without stages on archs without bulk copies (row_scan_direct):
+  // runs on their vector grid load and store a warp's run by lanes too, as
+  // runs off it do (lanes_on_grid). As sm_80 on an H200, x copy, vectors ->
+  // lanes: f32[32768,32768] 1.15 -> 1.10 (mask 1.20 -> 1.15, reverse 1.23
+  // -> 1.15), f32[2000,50000] 1.29 -> 1.17, f16[4096,32768] 1.37 -> 1.30,
+  // f64[8192,32768] 1.19 -> 1.12, logsumexp f16[4096,32768] 2.51 -> 1.99;
+  // but elements of 4 bytes or more lost in log-sum-exp (f32[8192,32768]
+  // 1.17 -> 1.30) and in fewer than kLanesOnGridMinRows rows (f32[1000,
+  // 100000] 1.31 -> 1.44, [1024,65536] 1.30 -> 1.38; untimed between 1024
+  // and 2000 rows). BENCHMARKS.md, forty-ninth pass.
+  static constexpr bool kLanesOnGrid = true;
+  static constexpr long long kLanesOnGridMinRows = 1536;
 };
 
 // Row tiles streamed through shared memory by bulk copies (sm_90 kernels;
@@ -69,12 +81,20 @@ struct LookbackPolicy {
   static constexpr int kSlack = 1;
   // Without stages (sm_75/80/86/89), tiles of contiguous rows off their
   // runs' vector grid load each warp's run lane by lane and unstripe it
-  // through shared memory, as row_scan_direct does (there: f16[4096,32769]
-  // as sm_80 on an H200 9.2x -> 1.74x copy). Off until timed and run
-  // (lane_runs=1 takes it): sm_80's look-back of odd rows ran at 6.1x
-  // (f32[3,5000003]). The warps' scratch (a tile's input or results, the
-  // wider, and its mask) is static shared memory: at most kLaneRunScratchBytes.
-  static constexpr bool kLaneRunsWithoutStages = false;
+  // through shared memory, as row_scan_direct does. As sm_80 on an H200
+  // (x copy, lane_runs=0 -> 1): f32[3,5000003] 6.09 -> 1.83, f32[16777216]
+  // @0:1 5.57 -> 2.18, bf16[3,6520244] mask @2 5.29 -> 2.45, max
+  // i16[4,4194305] mask reverse exclusive @1:2 10.0 -> 2.44; tiles on the
+  // grid unchanged (BENCHMARKS.md, forty-ninth pass). The warps' scratch (a
+  // tile's input or results, the wider, and its mask) is static shared
+  // memory: at most kLaneRunScratchBytes.
+  static constexpr bool kLaneRunsWithoutStages = true;
+  // ... and tiles on their grid by lanes too (lanes_on_grid), as sm_80 on
+  // an H200, x copy, vectors -> lanes: f32[16777216] 2.62 -> 2.36,
+  // [67108864] 3.48 -> 2.90, [4194304] 2.44 -> 2.04, [1048576] 1.66 -> 1.32,
+  // f32[16,4194304] 3.86 -> 3.05, prod f64[8388608] 2.31 -> 1.83; f16
+  // [16777216] 2.31 -> 2.41 the one loss (BENCHMARKS.md, forty-ninth pass).
+  static constexpr bool kLanesOnGrid = true;
   static constexpr int kLaneRunScratchBytes = 32 * 1024;
   static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
   // ... but not contiguous rows of 4- or 8-byte elements, or of 8-byte

@@ -409,7 +409,11 @@ __device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in,
                 "lane runs: contiguous rows");
   __shared__ WarpRunScratch<P, Plan::kThreads, I> runs;
   typename P::Acc x[I], r[I];
-  if (loads_by_lanes<P, I>(in + at.o.in + at.start, mask + at.o.mask + at.start)) {
+  bool by_lanes = loads_by_lanes<P, I>(in + at.o.in + at.start, mask + at.o.mask + at.start);
+  bool by_warp = store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start);
+  if constexpr (Plan::kLanesOnGrid) // (tiles on the grid too: LookbackPolicy::kLanesOnGrid)
+    by_lanes = by_warp = true;
+  if (by_lanes) {
     const Index warp_first = at.start + Index(threadIdx.x & ~31) * I;
     load_lifted_warp_run<P, I>(in + at.o.in + warp_first, mask + at.o.mask + warp_first, L - warp_first, runs.in(),
                                runs.mask(), x);
@@ -418,8 +422,7 @@ __device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in,
     load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, L - start, x);
   }
   lookback_tile<P, Plan>(agent, id, at.row_first, x, r, ws, sh, [&] { sh.id = ws.next(); });
-  store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), L,
-                                 store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start), runs.out(), r);
+  store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), L, by_warp, runs.out(), r);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any

@@ -505,9 +505,9 @@ TEST(Edges, RowRunsByLanesOfSm80) {
 }
 
 // Look-back tiles without stages whose input or mask lies off their runs'
-// vector grid load each warp's run lane by lane where lane_runs=1 asks (not
-// the policy's yet: LookbackPolicy::kLaneRunsWithoutStages); results off the
-// grid leave through the warp's scratch. sm_80's plans and code run here
+// vector grid load each warp's run lane by lane (the policy's:
+// LookbackPolicy::kLaneRunsWithoutStages); results off the grid leave
+// through the warp's scratch. sm_80's plans and code run here
 // from their PTX (SCANJIT_RUN_ARCH): few long odd rows and odd 1-D sizes of
 // every element size, masks, both directions, exclusive, i64 results, each
 // pointer on the grid and off it, and input and output off it apart.
@@ -519,7 +519,6 @@ TEST(Edges, LookbackLaneRunsOfSm80) {
       "min i16[5,400003] dim=1 mask",      "sum f32[1000003] dim=0",
       "sum f16[2000001] dim=0 reverse",    "sum f32[2,1048576] dim=1",
   };
-  ScopedTuning tune("lane_runs=1");
   for (const std::string &text : specs) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(text, plan, Target{80}));
@@ -530,6 +529,31 @@ TEST(Edges, LookbackLaneRunsOfSm80) {
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   ScopedRunArch asSm80("sm_80");
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1), offsets(2, 1, 0)});
+}
+
+// Runs on their vector grid by lanes too (lanes_on_grid=1, the policy's but
+// for few rows and log-sum-exp of 4-byte elements): rows without stages and
+// look-back tiles by lanes, sm_80's plans and code run here from their PTX,
+// of every element size, masks, both directions, exclusive, i64 results, on
+// the grid (what the knob changes) and off it.
+TEST(Edges, RunsOnTheGridByLanesOfSm80) {
+  const std::vector<std::string> specs = {
+      "sum f32[300,4096] dim=1",           "max bf16[600,20000] dim=1 mask reverse",
+      "sum i32[400,4096] dim=1 exclusive", "logsumexp f32[100,20001] dim=1",
+      "sum u8[300,10000] dim=1 mask",      "prod f64[2,200000] dim=1 reverse exclusive",
+      "sum f32[1048576] dim=0",            "sum f16[2000000] dim=0 reverse",
+      "min i16[5,400000] dim=1 mask",      "sum i32[3,300000] dim=1 mask",
+  };
+  ScopedTuning tune("lanes_on_grid=1");
+  for (const std::string &text : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(text, plan, Target{80}));
+    EXPECT_EQ(plan.stages, 0) << text;
+    EXPECT_TRUE(plan.lanesOnGrid) << text;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  ScopedRunArch asSm80("sm_80");
+  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1)});
 }
 
 // Without stages (sm_75; sm_80 without the word pipeline) few columns take

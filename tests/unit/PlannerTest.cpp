@@ -338,19 +338,20 @@ TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
 }
 
 // Look-back tiles without stages (archs without bulk copies) off their
-// runs' vector grid load by lanes where lane_runs=1 asks (not the policy's
-// yet: LookbackPolicy::kLaneRunsWithoutStages): contiguous rows of one lane,
-// whose warps' scratch fits kLaneRunScratchBytes; staged plans never.
+// runs' vector grid load by lanes (LookbackPolicy::kLaneRunsWithoutStages;
+// lane_runs=0 turns it off): contiguous rows of one lane, whose warps'
+// scratch fits kLaneRunScratchBytes; staged plans never.
 TEST(Planner, LookbackLaneRunsWithoutStages) {
   const PlanTuning on = *parsePlanTuning("lane_runs=1");
   const ScanSpec odd = mustParse("sum f32[3,5000003] dim=1");
-  EXPECT_FALSE(planKernel(odd, {}, Target{80}).laneRuns); // the policy
-  const KernelPlan lanes = planKernel(odd, on, Target{80});
+  const KernelPlan lanes = planKernel(odd, {}, Target{80}); // the policy
   EXPECT_EQ(lanes.family, KernelFamily::RowLookback);
   EXPECT_EQ(lanes.stages, 0);
   EXPECT_TRUE(lanes.laneRuns);
   EXPECT_NE(lanes.toString().find(" lane_runs=1"), std::string::npos);
-  EXPECT_EQ(planKernel(odd, {}, Target{80}).toString().find("lane_runs"), std::string::npos);
+  const KernelPlan off = planKernel(odd, *parsePlanTuning("lane_runs=0"), Target{80});
+  EXPECT_FALSE(off.laneRuns);
+  EXPECT_EQ(off.toString().find("lane_runs"), std::string::npos);
   EXPECT_TRUE(planKernel(mustParse("max bf16[2,8388607] dim=1 mask reverse"), on, Target{75}).laneRuns);
   EXPECT_TRUE(planKernel(mustParse("sum u8[2,9000001] dim=1 mask"), on, Target{86}).laneRuns);
   EXPECT_FALSE(planKernel(odd, on, Target{90}).laneRuns);                                            // stages
@@ -360,6 +361,36 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
   EXPECT_FALSE(planKernel(mustParse("sum f32[3,5000003] dim=1 mask"), *parsePlanTuning("lane_runs=1,threads=512,items=16"),
                           Target{80})
                    .laneRuns);
+}
+
+// Runs on their vector grid go by lanes too on archs without bulk copies
+// (RowPolicy::kLanesOnGrid, LookbackPolicy::kLanesOnGrid; lanes_on_grid=0|1
+// tunes it): rows without stages, but log-sum-exp of elements of 4 bytes
+// or more and such rows fewer than kLanesOnGridMinRows; look-back tiles by
+// lanes. Never staged plans, nor look-back tiles not by lanes.
+TEST(Planner, LanesOnGridWithoutStages) {
+  const ScanSpec row = mustParse("sum f32[32768,32768] dim=1"), oneD = mustParse("sum f32[16777216] dim=0");
+  const KernelPlan rows = planKernel(row, {}, Target{80});
+  EXPECT_EQ(rows.family, KernelFamily::Row);
+  EXPECT_TRUE(rows.lanesOnGrid);
+  EXPECT_NE(rows.toString().find(" lanes_on_grid=1"), std::string::npos);
+  const KernelPlan tiles = planKernel(oneD, {}, Target{75});
+  EXPECT_EQ(tiles.family, KernelFamily::RowLookback);
+  EXPECT_TRUE(tiles.laneRuns && tiles.lanesOnGrid);
+  EXPECT_TRUE(planKernel(mustParse("logsumexp f16[4096,32768] dim=1"), {}, Target{86}).lanesOnGrid);
+  EXPECT_TRUE(planKernel(mustParse("sum f16[1000,100000] dim=1"), {}, Target{80}).lanesOnGrid);
+  EXPECT_FALSE(planKernel(mustParse("logsumexp f32[8192,32768] dim=1"), {}, Target{80}).lanesOnGrid);
+  const ScanSpec fewRows = mustParse("sum f32[1000,100000] dim=1");
+  EXPECT_EQ(planKernel(fewRows, {}, Target{80}).family, KernelFamily::Row);
+  EXPECT_FALSE(planKernel(fewRows, {}, Target{80}).lanesOnGrid);
+  EXPECT_TRUE(planKernel(fewRows, *parsePlanTuning("lanes_on_grid=1"), Target{80}).lanesOnGrid);
+  EXPECT_FALSE(planKernel(row, *parsePlanTuning("lanes_on_grid=0"), Target{80}).lanesOnGrid);
+  EXPECT_FALSE(planKernel(oneD, *parsePlanTuning("lane_runs=0"), Target{80}).lanesOnGrid);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,4] dim=0"), {}, Target{80}).lanesOnGrid); // lines at a stride
+  const PlanTuning on = *parsePlanTuning("lanes_on_grid=1");
+  EXPECT_FALSE(planKernel(row, on, Target{90}).lanesOnGrid); // stages
+  EXPECT_FALSE(planKernel(oneD, on, Target{90}).lanesOnGrid);
+  EXPECT_FALSE(planKernel(mustParse("logsumexp f16[4096,32768] dim=1"), {}, Target{90}).lanesOnGrid);
 }
 
 // Few columns on archs without stages: a register plan of a few blocks
