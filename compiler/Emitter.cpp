@@ -54,7 +54,6 @@ struct Plan {
   static constexpr bool kLaneThreads = {{lane_threads}};
   static constexpr bool kLaneRuns = {{lane_runs}};
   static constexpr bool kLanesOnGrid = {{lanes_on_grid}};
-  static constexpr bool kTileAhead = {{tile_ahead}};
   static constexpr int kLaneWidth = {{lane_width}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
 };
@@ -227,7 +226,6 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"lane_threads", boolText(plan.laneThreads)},
       {"lane_runs", boolText(plan.laneRuns)},
       {"lanes_on_grid", boolText(plan.lanesOnGrid)},
-      {"tile_ahead", boolText(plan.tileAhead)},
       {"lane_width", std::to_string(plan.laneWidth)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},

@@ -64,8 +64,6 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " lane_runs=1";
   if ((family == KernelFamily::RowLookback || family == KernelFamily::Row) && p.lanesOnGrid)
     os << " lanes_on_grid=1";
-  if (family == KernelFamily::RowLookback && p.tileAhead)
-    os << " tile_ahead=1";
   if (family == KernelFamily::RowLookback && p.lookbackSlack > 1)
     os << " lookback_slack=" << p.lookbackSlack;
   if (family == KernelFamily::Column && p.groups > 1)

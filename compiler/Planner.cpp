@@ -443,7 +443,6 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
                   pickFlag(tuning.laneRuns, policy::LookbackPolicy::kLaneRunsWithoutStages);
   plan.lanesOnGrid =
       plan.laneRuns && pickFlag(tuning.lanesOnGrid, policy::LookbackPolicy::kLanesOnGrid && !arch.bulkCopy);
-  plan.tileAhead = plan.laneRuns && pickFlag(tuning.tileAhead, policy::LookbackPolicy::kTileAhead);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {

@@ -96,9 +96,6 @@ struct LookbackPolicy {
   // [16777216] 2.31 -> 2.41 the one loss (BENCHMARKS.md, forty-ninth pass).
   static constexpr bool kLanesOnGrid = true;
   static constexpr int kLaneRunScratchBytes = 32 * 1024;
-  // ... and each block holds two tickets, loading its next tile before the
-  // current one's look-back waits (tile_ahead=1): untimed, off.
-  static constexpr bool kTileAhead = false;
   static constexpr long long kMaxRows = 512;  // more rows fill the GPU a block per row
   // ... but not contiguous rows of 4- or 8-byte elements, or of 8-byte
   // accumulators (integer sums), but log-sum-exp: those take the look-back

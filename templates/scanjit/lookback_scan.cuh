@@ -425,85 +425,6 @@ __device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in,
   store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), L, by_warp, runs.out(), r);
 }
 
-// lookback_scan_direct's tiles by lanes a tile ahead (Plan::kTileAhead):
-// a block holds two tickets and issues the next tile's loads (each warp's
-// run lane by lane, striped) before the current tile's look-back waits, so
-// that their latency overlaps the wait. Thread 0 draws the ticket after
-// next as the current tile is read, and none once the next is past the
-// last tile: the launch still takes tiles + gridDim.x tickets. The lowest
-// unfinished ticket is always some block's current tile, whose
-// predecessors are all done, so the chain always moves.
-template <class P, class Plan>
-__device__ __forceinline__ void lookback_scan_lanes_ahead(const typename P::In *in, const u8 *mask,
-                                                          typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
-                                                          LookbackShared<P, Plan> &sh, LookbackAgent<P, Plan> &agent,
-                                                          long long tiles) {
-  typedef typename P::Index Index;
-  typedef typename P::In In;
-  typedef LookbackTilePlace<P, Plan> Place;
-  constexpr int I = Plan::kItems;
-  const Index L = Index(P::kLength);
-  static_assert(P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1),
-                "lane runs: contiguous rows");
-  __shared__ WarpRunScratch<P, Plan::kThreads, I> runs;
-  const Index warp_offset = Index(threadIdx.x & ~31) * I;
-  auto load = [&](long long id, In (&raw)[I], u8 (&keep)[I]) {
-    const Place at(id);
-    const Index warp_first = at.start + warp_offset;
-    load_warp_run_striped<In, I>(in + at.o.in + warp_first, L - warp_first, raw);
-    if (P::kMask)
-      load_warp_run_striped<u8, I>(mask + at.o.mask + warp_first, L - warp_first, keep);
-  };
-  long long current = sh.id;
-  __syncthreads(); // every thread has read the first ticket
-  if (threadIdx.x == 0 && current < tiles)
-    sh.id = ws.next();
-  __syncthreads();
-  long long next = current < tiles ? sh.id : current;
-  In raw[I];
-  u8 keep[I];
-  if (current < tiles)
-    load(current, raw, keep);
-  for (;;) {
-    if (current >= tiles) { // (the first ticket was past the last tile)
-      if (threadIdx.x == 0)
-        ws.finish(current, tiles);
-      return;
-    }
-    In next_raw[I];
-    u8 next_keep[I];
-    if (next < tiles)
-      load(next, next_raw, next_keep);
-    const Place at(current);
-    const Index warp_first = at.start + warp_offset;
-    unstripe_warp_run(runs.in(), raw);
-    if (P::kMask)
-      unstripe_warp_run(runs.mask(), keep);
-    typename P::Acc x[I], r[I];
-    lift_run<P, I>(raw, keep, Index(threadIdx.x & 31) * I, L - warp_first, x);
-    lookback_tile<P, Plan>(agent, current, at.row_first, x, r, ws, sh, [&] {
-      if (next < tiles)
-        sh.id = ws.next();
-    });
-    bool by_warp = store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start);
-    if constexpr (Plan::kLanesOnGrid)
-      by_warp = true;
-    store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), L, by_warp, runs.out(), r);
-    if (next >= tiles) {
-      if (threadIdx.x == 0)
-        ws.finish(next, tiles);
-      return;
-    }
-    current = next;
-    next = sh.id; // (drawn as the tile was read; the look-back's barrier shared it)
-#pragma unroll
-    for (int j = 0; j < I; ++j) {
-      raw[j] = next_raw[j];
-      keep[j] = next_keep[j];
-    }
-  }
-}
-
 // Tiles in ticket order, loaded by each thread from global memory: any
 // alignment, and any stride along the scan (narrow columns: each column a
 // line). Thread 0 takes the next ticket once the tile has been read.
@@ -515,10 +436,6 @@ __device__ __forceinline__ void lookback_scan_direct(const typename P::In *in, c
   constexpr int I = Plan::kItems;
   LookbackAgent<P, Plan> agent(sh.storage);
   ws.begin_shared(sh.id, sh.tag);
-  if constexpr (Plan::kTileAhead) {
-    lookback_scan_lanes_ahead<P, Plan>(in, mask, out, ws, sh, agent, tiles);
-    return;
-  }
   typedef typename P::Scan S;
   const RoundRobin<P::Lines::kRuntimeBatch> lines(tiles / LookbackTilePlace<P, Plan>::kTilesPerRow);
   for (;;) {

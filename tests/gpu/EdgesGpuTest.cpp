@@ -531,34 +531,6 @@ TEST(Edges, LookbackLaneRunsOfSm80) {
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1), offsets(2, 1, 0)});
 }
 
-// Look-back tiles by lanes a tile ahead (tile_ahead=1; not the policy's:
-// LookbackPolicy::kTileAhead): each block holds two tickets and loads its
-// next tile before the current one's look-back waits. sm_80's plans and
-// code run here from their PTX: few long rows and 1-D sizes of every
-// element size, masks, both directions, exclusive, i64 results, on the grid
-// and off it, and grids of as many blocks as tiles (half the blocks' first
-// ticket already past the last tile); each case runs twice (CaseOptions),
-// so the tickets are counted right across launches.
-TEST(Edges, LookbackTileAheadOfSm80) {
-  const std::vector<std::string> specs = {
-      "sum f32[3,500003] dim=1",          "max bf16[2,1000001] dim=1 mask reverse",
-      "sum i32[4,300001] dim=1 exclusive", "logsumexp f16[3,300001] dim=1",
-      "sum u8[2,900001] dim=1 mask",       "prod f64[2,200001] dim=1 reverse exclusive",
-      "min i16[5,400003] dim=1 mask",      "sum f32[1000003] dim=0",
-      "sum f32[100000] dim=0",             "sum f16[70001] dim=0 reverse mask",
-  };
-  ScopedTuning tune("tile_ahead=1");
-  for (const std::string &text : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(text, plan, Target{80}));
-    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << text;
-    EXPECT_TRUE(plan.laneRuns && plan.tileAhead) << text;
-  }
-  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
-  ScopedRunArch asSm80("sm_80");
-  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1)});
-}
-
 // Runs on their vector grid by lanes too (lanes_on_grid=1, the policy's but
 // for few rows and log-sum-exp of 4-byte elements): rows without stages and
 // look-back tiles by lanes, sm_80's plans and code run here from their PTX,

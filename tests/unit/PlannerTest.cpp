@@ -363,21 +363,6 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
                    .laneRuns);
 }
 
-// Look-back tiles by lanes a tile ahead where tile_ahead=1 asks (not the
-// policy's: LookbackPolicy::kTileAhead); only tiles by lanes.
-TEST(Planner, LookbackTileAheadOfLaneRuns) {
-  const PlanTuning on = *parsePlanTuning("tile_ahead=1");
-  const ScanSpec oneD = mustParse("sum f32[16777216] dim=0");
-  EXPECT_FALSE(planKernel(oneD, {}, Target{80}).tileAhead); // the policy
-  const KernelPlan ahead = planKernel(oneD, on, Target{80});
-  EXPECT_TRUE(ahead.laneRuns && ahead.tileAhead);
-  EXPECT_NE(ahead.toString().find(" tile_ahead=1"), std::string::npos);
-  EXPECT_EQ(planKernel(oneD, {}, Target{80}).toString().find("tile_ahead"), std::string::npos);
-  EXPECT_FALSE(planKernel(oneD, *parsePlanTuning("tile_ahead=1,lane_runs=0"), Target{80}).tileAhead);
-  EXPECT_FALSE(planKernel(oneD, on, Target{90}).tileAhead);                                   // stages
-  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,4] dim=0"), on, Target{80}).tileAhead); // lines at a stride
-}
-
 // Runs on their vector grid go by lanes too on archs without bulk copies
 // (RowPolicy::kLanesOnGrid, LookbackPolicy::kLanesOnGrid; lanes_on_grid=0|1
 // tunes it): rows without stages, but log-sum-exp of elements of 4 bytes
