@@ -436,9 +436,10 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
   plan.lookbackSlack = lookbackSlack(spec, tuning, plan, contiguousRows && !spans);
-  const int64_t laneRunScratch =
-      int64_t(plan.threads) * plan.items * (std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? 1 : 0));
-  plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && lanes == 1 && !plan.laneThreads &&
+  const int64_t laneRunScratch = int64_t(plan.threads) * plan.items * lanes *
+                                 (std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? 1 : 0));
+  // (Packed lanes without stages: only unmasked ones, planLinesByLookback.)
+  plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && (lanes == 1 || !spec.mask) && !plan.laneThreads &&
                   laneRunScratch <= policy::LookbackPolicy::kLaneRunScratchBytes &&
                   pickFlag(tuning.laneRuns, policy::LookbackPolicy::kLaneRunsWithoutStages);
   plan.lanesOnGrid =
@@ -651,6 +652,22 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;
   const int64_t packed = arch.bulkCopy ? packedLanes(spec, plan.geometry) : 0;
+  // Without stages, unmasked packed lanes as Lanes items loaded a warp's
+  // run by lanes (packed_direct; lookback_tile_by_lanes), else unpacked.
+  const int64_t directPacked =
+      !arch.bulkCopy && !spec.mask &&
+              pickFlag(tuning.packedDirect, policy::ColumnPolicy::kPackedWithoutStages)
+          ? packedLanes(spec, plan.geometry)
+          : 0;
+  if (directPacked > 1) {
+    plan.packedLanes = int(directPacked);
+    const int packedThreads = pick(tuning.threads, packedLanesThreads(spec, directPacked, threads));
+    planLookback(arch, spec, tuning, plan, rows / directPacked, packedThreads,
+                 pick(tuning.items, packedLanesItems(spec, packedThreads, directPacked)));
+    if (plan.laneRuns)
+      return true;
+    plan.packedLanes = 0;
+  }
   if (packed > 1) {
     const int unpackedThreads = threads, unpackedItems = items; // (the unpacked plan's, if this one fails)
     // One row of packed rows: the look-back's pipelined tiles in a row's

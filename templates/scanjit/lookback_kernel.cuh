@@ -15,11 +15,13 @@ template <class P, class Plan> struct FixedLookbackTiles {
 
 // Narrow columns the planner packed (packed_lanes=C in the plan): one row
 // of their rows (packed_lanes.cuh), through the pipelined kernel (edges=1:
-// its stages shifted, for pointers off the 16-byte grid).
+// its stages shifted, for pointers off the 16-byte grid), or without
+// stages through the register tiles by lane runs (packed_direct).
 template <class P, class Plan> struct ScanPacked {
   static constexpr bool value = Plan::kPackedLanes > 1;
-  static_assert(!value || (ScanLanes<P>::value && ScanLanes<P>::kLanes == Plan::kPackedLanes && Plan::kStages > 0),
-                "packed lanes are the narrow columns' own, with stages");
+  static_assert(!value || (ScanLanes<P>::value && ScanLanes<P>::kLanes == Plan::kPackedLanes &&
+                            (Plan::kStages > 0 || (Plan::kLaneRuns && !P::kMask))),
+                "packed lanes are the narrow columns' own, with stages or (unmasked) by lane runs");
   static_assert(!Plan::kLaneThreads || (value && !Plan::kHeldShares),
                 "a thread a lane: packed lanes through the pipelined kernel");
 };

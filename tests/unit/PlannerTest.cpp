@@ -363,6 +363,28 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
                    .laneRuns);
 }
 
+// Without stages, unmasked narrow columns pack as Lanes items by lane runs
+// where packed_direct=1 asks (not the policy's: ColumnPolicy::
+// kPackedWithoutStages); masked ones, and archs with stages, keep their
+// plans.
+TEST(Planner, PackedLanesWithoutStages) {
+  const PlanTuning on = *parsePlanTuning("packed_direct=1");
+  const ScanSpec narrow = mustParse("sum f32[4194304,4] dim=0");
+  EXPECT_EQ(planKernel(narrow, {}, Target{80}).packedLanes, 0); // the policy
+  const KernelPlan direct = planKernel(narrow, on, Target{80});
+  EXPECT_EQ(direct.family, KernelFamily::RowLookback);
+  EXPECT_EQ(direct.packedLanes, 4);
+  EXPECT_EQ(direct.stages, 0);
+  EXPECT_TRUE(direct.laneRuns && direct.lanesOnGrid);
+  EXPECT_FALSE(direct.laneThreads);
+  EXPECT_NE(direct.toString().find(" packed_lanes=4"), std::string::npos);
+  EXPECT_EQ(planKernel(mustParse("max u8[1048576,16] dim=0"), on, Target{75}).packedLanes, 16);
+  EXPECT_EQ(planKernel(mustParse("sum f32[4194304,4] dim=0 mask"), on, Target{80}).packedLanes, 0);
+  EXPECT_EQ(planKernel(mustParse("logsumexp f32[4194304,4] dim=0"), on, Target{80}).packedLanes, 0);
+  const KernelPlan staged = planKernel(narrow, on, Target{90});
+  EXPECT_EQ(staged.toString(), planKernel(narrow, {}, Target{90}).toString());
+}
+
 // Runs on their vector grid go by lanes too on archs without bulk copies
 // (RowPolicy::kLanesOnGrid, LookbackPolicy::kLanesOnGrid; lanes_on_grid=0|1
 // tunes it): rows without stages, but log-sum-exp of elements of 4 bytes
