@@ -219,6 +219,15 @@ __device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, i
 template <class T, int N, class Index>
 __device__ __forceinline__ void load_warp_run_striped(const T *p, Index valid, T (&v)[N]) {
   const int lane = int(threadIdx.x & 31);
+  if constexpr (moves_as_word<T>()) { // (packed lanes' items: a word each where they lie on its grid)
+    if (ItemWord<T>::is_aligned(p)) {
+#pragma unroll
+      for (int m = 0; m < N; ++m)
+        if (Index(lane + 32 * m) < valid)
+          v[m] = ItemWord<T>::load(p + lane + 32 * m);
+      return;
+    }
+  }
 #pragma unroll
   for (int m = 0; m < N; ++m)
     if (Index(lane + 32 * m) < valid)
@@ -232,8 +241,12 @@ template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *s
   const int lane = int(threadIdx.x & 31);
   __syncwarp(); // the lanes have read the warp's previous run
 #pragma unroll
-  for (int m = 0; m < N; ++m)
-    scratch[lane + 32 * m] = v[m];
+  for (int m = 0; m < N; ++m) {
+    if constexpr (moves_as_word<T>()) // (the scratch lies on every item's word grid)
+      ItemWord<T>::store(scratch + lane + 32 * m, v[m]);
+    else
+      scratch[lane + 32 * m] = v[m];
+  }
   __syncwarp();
   VectorAccess<T, N>::load_shared(scratch + lane * N, v);
 }

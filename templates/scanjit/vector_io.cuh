@@ -19,6 +19,29 @@ __host__ __device__ constexpr int vector_bytes_for(int bytes) {
   return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : bytes % 2 == 0 ? 2 : 1;
 }
 
+// Items of a word's size but aligned to less (packed lanes' items: Lanes<u8,
+// 16>, Lanes<f32, 4>): moved as one word where their address allows it,
+// instead of an access a member.
+template <class T> __device__ constexpr bool moves_as_word() {
+  return alignof(T) < sizeof(T) && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
+}
+template <class T> struct ItemWord {
+  static_assert(moves_as_word<T>(), "an item of a word's size");
+  typedef typename VectorWord<int(sizeof(T))>::type Word;
+  static __device__ __forceinline__ bool is_aligned(const void *p) { return reinterpret_cast<u64>(p) % sizeof(T) == 0; }
+  static __device__ __forceinline__ T load(const T *p) {
+    const Word w = *reinterpret_cast<const Word *>(p);
+    T v;
+    memcpy(&v, &w, sizeof(T));
+    return v;
+  }
+  static __device__ __forceinline__ void store(T *p, const T &v) {
+    Word w;
+    memcpy(&w, &v, sizeof(T));
+    *reinterpret_cast<Word *>(p) = w;
+  }
+};
+
 template <class T, int N> struct VectorAccess {
   static constexpr int kBytes = vector_bytes_for(N * int(sizeof(T)));
   static constexpr int kWords = N * int(sizeof(T)) / kBytes;
