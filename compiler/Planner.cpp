@@ -438,8 +438,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   plan.lookbackSlack = lookbackSlack(spec, tuning, plan, contiguousRows && !spans);
   const int64_t laneRunScratch = int64_t(plan.threads) * plan.items * lanes *
                                  (std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? 1 : 0));
-  // (Packed lanes without stages: only unmasked ones, planLinesByLookback.)
-  plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && (lanes == 1 || !spec.mask) && !plan.laneThreads &&
+  plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && !plan.laneThreads &&
                   laneRunScratch <= policy::LookbackPolicy::kLaneRunScratchBytes &&
                   pickFlag(tuning.laneRuns, policy::LookbackPolicy::kLaneRunsWithoutStages);
   plan.lanesOnGrid =
@@ -652,11 +651,12 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   if (!lookbackFits(tuning, rows, plan.geometry.scan.size, items))
     return false;
   const int64_t packed = arch.bulkCopy ? packedLanes(spec, plan.geometry) : 0;
-  // Without stages, unmasked packed lanes as Lanes items loaded a warp's
-  // run by lanes (packed_direct; lookback_tile_by_lanes), else unpacked.
+  // Without stages, packed lanes as Lanes items loaded a warp's run by
+  // lanes (packed_direct; lookback_tile_by_lanes): masked ones only where
+  // every run goes by lanes (their mask items are a packed item's bytes);
+  // else unpacked.
   const int64_t directPacked =
-      !arch.bulkCopy && !spec.mask &&
-              pickFlag(tuning.packedDirect, policy::ColumnPolicy::kPackedWithoutStages)
+      !arch.bulkCopy && pickFlag(tuning.packedDirect, policy::ColumnPolicy::kPackedWithoutStages)
           ? packedLanes(spec, plan.geometry)
           : 0;
   if (directPacked > 1) {
@@ -664,7 +664,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     const int packedThreads = pick(tuning.threads, packedLanesThreads(spec, directPacked, threads));
     planLookback(arch, spec, tuning, plan, rows / directPacked, packedThreads,
                  pick(tuning.items, packedLanesItems(spec, packedThreads, directPacked)));
-    if (plan.laneRuns)
+    if (plan.laneRuns && (plan.lanesOnGrid || !spec.mask))
       return true;
     plan.packedLanes = 0;
   }

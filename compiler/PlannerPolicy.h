@@ -413,9 +413,9 @@ struct ColumnPolicy {
   // BENCHMARKS.md). Groups of 32 bytes (f32 x 8, f64 x 4, i32 -> i64 x 4)
   // first spilled (bf16 x 8: 3860 stores); in blocks of 256 they do not.
   static constexpr int kMaxPackedBytes = 32;
-  // Without stages (sm_75/80/86/89), unmasked narrow columns packed all the
-  // same, their Lanes items loaded a warp's run by lanes through the look-
-  // back's register tiles (packed_direct=1): untimed, off. Unpacked they ran
+  // Without stages (sm_75/80/86/89), narrow columns packed all the same,
+  // their Lanes items (and masks' items) loaded a warp's run by lanes through
+  // the look-back's register tiles (packed_direct=1): untimed, off. Unpacked they ran
   // 4-13x copy as sm_80 on an H200 (f32[4194304,4] 4.3, f32[1048576,16]
   // 7.4, max u8[1048576,16] 13.1; BENCHMARKS.md, forty-ninth pass).
   static constexpr bool kPackedWithoutStages = false;

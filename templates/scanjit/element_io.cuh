@@ -253,14 +253,19 @@ template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *s
 
 // A thread's N loaded elements (and mask bytes), the first at `first` of a
 // run of which `valid` exist, lifted to the accumulator: elements past the
-// run's end or masked off lift to the identity.
+// run's end or masked off lift to the identity (a packed item's lanes each
+// by its own mask byte: lift_masked).
 template <class P, int N, class Index>
-__device__ __forceinline__ void lift_run(const typename P::In (&raw)[N], const u8 (&keep)[N], Index first, Index valid,
-                                         typename P::Acc (&x)[N]) {
+__device__ __forceinline__ void lift_run(const typename P::In (&raw)[N], const typename MaskItemOf<P>::type (&keep)[N],
+                                         Index first, Index valid, typename P::Acc (&x)[N]) {
 #pragma unroll
   for (int j = 0; j < N; ++j) {
-    const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
-    x[j] = use ? Convert<typename P::In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+    if constexpr (P::kMask && sizeof(typename MaskItemOf<P>::type) > 1) {
+      x[j] = lift_masked<typename P::Op, typename P::Acc>(first + j < valid, raw[j], keep[j]);
+    } else {
+      const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
+      x[j] = use ? Convert<typename P::In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+    }
   }
 }
 
@@ -270,7 +275,8 @@ __device__ __forceinline__ void lift_run(const typename P::In (&raw)[N], const u
 // as the first.
 template <class P, int N>
 __device__ __forceinline__ bool loads_by_lanes(const typename P::In *in, const u8 *mask) {
-  return !VectorAccess<typename P::In, N>::is_aligned(in) || (P::kMask && !VectorAccess<u8, N>::is_aligned(mask));
+  return !VectorAccess<typename P::In, N>::is_aligned(in) ||
+         (P::kMask && !VectorAccess<typename MaskItemOf<P>::type, N>::is_aligned(mask));
 }
 
 // A thread's N elements of a warp's run of 32 x N at `in` (slot 0; slots
@@ -279,14 +285,16 @@ __device__ __forceinline__ bool loads_by_lanes(const typename P::In *in, const u
 // the accumulator.
 template <class P, int N, class Index>
 __device__ __forceinline__ void load_lifted_warp_run(const typename P::In *in, const u8 *mask, Index valid,
-                                                     typename P::In *scratch, u8 *mask_scratch,
+                                                     typename P::In *scratch,
+                                                     typename MaskItemOf<P>::type *mask_scratch,
                                                      typename P::Acc (&x)[N]) {
   typedef typename P::In In;
+  typedef typename MaskItemOf<P>::type MaskItem;
   In raw[N];
-  u8 keep[N];
+  MaskItem keep[N];
   load_warp_run_striped<In, N>(in, valid, raw);
   if (P::kMask)
-    load_warp_run_striped<u8, N>(mask, valid, keep);
+    load_warp_run_striped<MaskItem, N>(reinterpret_cast<const MaskItem *>(mask), valid, keep);
   unstripe_warp_run(scratch, raw);
   if (P::kMask)
     unstripe_warp_run(mask_scratch, keep);
@@ -295,16 +303,19 @@ __device__ __forceinline__ void load_lifted_warp_run(const typename P::In *in, c
 
 // Each warp's shared memory for runs moved lane by lane: its run of 32 x N
 // inputs and later of results (one scratch as wide as the wider, so that
-// no warp's reaches into another's), and of mask bytes.
+// no warp's reaches into another's), and of mask items (bytes, or a packed
+// item's bytes).
 template <class P, int T, int N> struct WarpRunScratch {
   typedef typename P::In In;
   typedef typename P::Out Out;
+  typedef typename MaskItemOf<P>::type MaskItem;
   static constexpr int kWarpBytes = 32 * N * int(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
+  static constexpr int kMaskItems = P::kMask ? T * N : int((16 + sizeof(MaskItem) - 1) / sizeof(MaskItem));
   alignas(16) unsigned char runs[T / 32 * kWarpBytes];
-  alignas(16) u8 masks[P::kMask ? T * N : 16];
+  alignas(16) MaskItem masks[kMaskItems];
   __device__ __forceinline__ In *in() { return reinterpret_cast<In *>(runs + threadIdx.x / 32 * kWarpBytes); }
   __device__ __forceinline__ Out *out() { return reinterpret_cast<Out *>(runs + threadIdx.x / 32 * kWarpBytes); }
-  __device__ __forceinline__ u8 *mask() { return masks + (P::kMask ? (threadIdx.x & ~31) * N : 0); }
+  __device__ __forceinline__ MaskItem *mask() { return masks + (P::kMask ? (threadIdx.x & ~31) * N : 0); }
 };
 
 // Whether a thread's run of N results leaves better through the warp's

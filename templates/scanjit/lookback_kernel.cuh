@@ -20,8 +20,8 @@ template <class P, class Plan> struct FixedLookbackTiles {
 template <class P, class Plan> struct ScanPacked {
   static constexpr bool value = Plan::kPackedLanes > 1;
   static_assert(!value || (ScanLanes<P>::value && ScanLanes<P>::kLanes == Plan::kPackedLanes &&
-                            (Plan::kStages > 0 || (Plan::kLaneRuns && !P::kMask))),
-                "packed lanes are the narrow columns' own, with stages or (unmasked) by lane runs");
+                            (Plan::kStages > 0 || (Plan::kLaneRuns && (!P::kMask || Plan::kLanesOnGrid)))),
+                "packed lanes are the narrow columns' own, with stages or by lane runs (masked: every run)");
   static_assert(!Plan::kLaneThreads || (value && !Plan::kHeldShares),
                 "a thread a lane: packed lanes through the pipelined kernel");
 };

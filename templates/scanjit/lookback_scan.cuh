@@ -409,15 +409,17 @@ __device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in,
                 "lane runs: contiguous rows");
   __shared__ WarpRunScratch<P, Plan::kThreads, I> runs;
   typename P::Acc x[I], r[I];
-  bool by_lanes = loads_by_lanes<P, I>(in + at.o.in + at.start, mask + at.o.mask + at.start);
+  typedef typename MaskItemOf<P>::type MaskItem; // (packed lanes: a packed item's mask bytes)
+  const MaskItem *masks = reinterpret_cast<const MaskItem *>(mask);
+  bool by_lanes = loads_by_lanes<P, I>(in + at.o.in + at.start, reinterpret_cast<const u8 *>(masks + at.o.mask + at.start));
   bool by_warp = store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start);
   if constexpr (Plan::kLanesOnGrid) // (tiles on the grid too: LookbackPolicy::kLanesOnGrid)
     by_lanes = by_warp = true;
   if (by_lanes) {
     const Index warp_first = at.start + Index(threadIdx.x & ~31) * I;
-    load_lifted_warp_run<P, I>(in + at.o.in + warp_first, mask + at.o.mask + warp_first, L - warp_first, runs.in(),
-                               runs.mask(), x);
-  } else {
+    load_lifted_warp_run<P, I>(in + at.o.in + warp_first, reinterpret_cast<const u8 *>(masks + at.o.mask + warp_first),
+                               L - warp_first, runs.in(), runs.mask(), x);
+  } else if constexpr (sizeof(MaskItem) == 1 || !P::kMask) { // (masked packed items: by lanes, lanes_on_grid)
     const Index start = at.start + Index(threadIdx.x) * I;
     load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, L - start, x);
   }

@@ -531,20 +531,21 @@ TEST(Edges, LookbackLaneRunsOfSm80) {
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1), offsets(2, 1, 0)});
 }
 
-// Without stages, unmasked narrow columns packed as Lanes items whose warp
-// runs load and store by lanes (packed_direct=1; not the policy's:
-// ColumnPolicy::kPackedWithoutStages). sm_80's plans and code run here from
-// their PTX: 2 to 16 lanes (16 published in two parts) of every element
-// size, an outer line dim, every op but log-sum-exp, both directions,
-// exclusive, i64 results, on the grid and off it; a masked one stays
-// unpacked.
+// Without stages, narrow columns packed as Lanes items whose warp runs (and
+// their masks' items) load and store by lanes (packed_direct=1; not the
+// policy's: ColumnPolicy::kPackedWithoutStages). sm_80's plans and code run
+// here from their PTX: 2 to 16 lanes (16 published in two parts) of every
+// element size, an outer line dim, every op but log-sum-exp, masks, both
+// directions, exclusive, i64 results, on the grid and off it; a masked one
+// whose runs on the grid would not go by lanes stays unpacked.
 TEST(Edges, PackedLanesWithoutStagesOfSm80) {
   const std::vector<std::string> specs = {
-      "sum f32[1000003,3] dim=0",           "sum f32[8,100003,4] dim=1",
+      "sum f32[1000003,3] dim=0",           "sum f32[8,100003,4] dim=1 mask",
       "prod f64[300001,2] dim=0 reverse",    "max u8[200003,16] dim=0 exclusive",
-      "min i8[300001,8] dim=0 reverse",      "sum i32[500001,4] dim=0",
-      "sum f16[700001,4] dim=0 reverse exclusive", "max bf16[400001,8] dim=0",
-      "sum f32[150001,16] dim=0",           "min f32[300001,6] dim=0",
+      "min i8[300001,8] dim=0 reverse mask", "sum i32[500001,4] dim=0",
+      "sum f16[700001,4] dim=0 reverse exclusive mask", "max bf16[400001,8] dim=0",
+      "sum f32[150001,16] dim=0 mask",      "min f32[300001,6] dim=0",
+      "max u8[200003,16] dim=0 mask reverse",
   };
   ScopedTuning tune("packed_direct=1");
   for (const std::string &text : specs) {
@@ -555,12 +556,16 @@ TEST(Edges, PackedLanesWithoutStagesOfSm80) {
     EXPECT_GT(plan.packedLanes, 1) << text;
     EXPECT_TRUE(plan.laneRuns) << text;
   }
-  KernelPlan masked;
-  ASSERT_TRUE(planOf("sum f32[1000003,4] dim=0 mask", masked, Target{80}));
-  EXPECT_EQ(masked.packedLanes, 0);
+  {
+    ScopedTuning vectors("packed_direct=1,lanes_on_grid=0");
+    KernelPlan masked;
+    ASSERT_TRUE(planOf("sum f32[1000003,4] dim=0 mask", masked, Target{80}));
+    EXPECT_EQ(masked.packedLanes, 0);
+  }
+  ScopedTuning again("packed_direct=1");
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   ScopedRunArch asSm80("sm_80");
-  expectCasesPass(specs, {CaseOptions{}, offsets(1, 0, 2), offsets(0, 0, 3)});
+  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 1, 3)});
 }
 
 // Runs on their vector grid by lanes too (lanes_on_grid=1, the policy's but

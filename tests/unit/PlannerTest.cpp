@@ -363,10 +363,10 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
                    .laneRuns);
 }
 
-// Without stages, unmasked narrow columns pack as Lanes items by lane runs
-// where packed_direct=1 asks (not the policy's: ColumnPolicy::
-// kPackedWithoutStages); masked ones, and archs with stages, keep their
-// plans.
+// Without stages, narrow columns pack as Lanes items by lane runs where
+// packed_direct=1 asks (not the policy's: ColumnPolicy::
+// kPackedWithoutStages); masked ones only where every run goes by lanes
+// (lanes_on_grid); archs with stages keep their plans.
 TEST(Planner, PackedLanesWithoutStages) {
   const PlanTuning on = *parsePlanTuning("packed_direct=1");
   const ScanSpec narrow = mustParse("sum f32[4194304,4] dim=0");
@@ -379,7 +379,10 @@ TEST(Planner, PackedLanesWithoutStages) {
   EXPECT_FALSE(direct.laneThreads);
   EXPECT_NE(direct.toString().find(" packed_lanes=4"), std::string::npos);
   EXPECT_EQ(planKernel(mustParse("max u8[1048576,16] dim=0"), on, Target{75}).packedLanes, 16);
-  EXPECT_EQ(planKernel(mustParse("sum f32[4194304,4] dim=0 mask"), on, Target{80}).packedLanes, 0);
+  const ScanSpec masked = mustParse("sum f32[4194304,4] dim=0 mask");
+  EXPECT_EQ(planKernel(masked, on, Target{80}).packedLanes, 4);
+  EXPECT_EQ(planKernel(masked, *parsePlanTuning("packed_direct=1,lanes_on_grid=0"), Target{80}).packedLanes, 0);
+  EXPECT_EQ(planKernel(narrow, *parsePlanTuning("packed_direct=1,lanes_on_grid=0"), Target{80}).packedLanes, 4);
   EXPECT_EQ(planKernel(mustParse("logsumexp f32[4194304,4] dim=0"), on, Target{80}).packedLanes, 0);
   const KernelPlan staged = planKernel(narrow, on, Target{90});
   EXPECT_EQ(staged.toString(), planKernel(narrow, {}, Target{90}).toString());
