@@ -392,10 +392,12 @@ __device__ __forceinline__ void lookback_tile(LookbackAgent<P, Plan> &agent, lon
 
 // lookback_scan_direct's tile `at` (number `id`) of contiguous rows
 // (Plan::kLaneRuns): where its input or mask lies off its runs' vector grid,
-// each warp's run loads lane by lane and is unstriped through the warp's
-// shared scratch (as row_scan_direct's rows); results off the grid, or
-// wider than two vectors a thread, leave through it too. (Every thread's
-// run lies as far off the grid as the tile's first element.)
+// or always (Plan::kLanesOnGrid), each warp's run loads lane by lane and is
+// unstriped through the warp's shared scratch (as row_scan_direct's rows);
+// results off the grid, or wider than two vectors a thread, leave through
+// it too. (Every thread's run lies as far off the grid as the tile's first
+// element.) Packed lanes' items (packed_direct) are Lanes, their mask items
+// a packed item's bytes: masked ones always go by lanes.
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in, const u8 *mask, typename P::Out *out,
                                                        const LookbackTilePlace<P, Plan> &at, long long id,
