@@ -54,6 +54,7 @@ struct Plan {
   static constexpr bool kLaneThreads = {{lane_threads}};
   static constexpr bool kLaneRuns = {{lane_runs}};
   static constexpr bool kLanesOnGrid = {{lanes_on_grid}};
+  static constexpr int kRereadShare = {{reread_share}};
   static constexpr int kLaneWidth = {{lane_width}};
   static constexpr long long kSharedBytes = {{shared_bytes}}LL;
 };
@@ -226,6 +227,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"lane_threads", boolText(plan.laneThreads)},
       {"lane_runs", boolText(plan.laneRuns)},
       {"lanes_on_grid", boolText(plan.lanesOnGrid)},
+      {"reread_share", std::to_string(plan.rereadShare)},
       {"lane_width", std::to_string(plan.laneWidth)},
       {"min_blocks", std::to_string(plan.minBlocksPerSm)},
       {"shared_bytes", std::to_string(plan.sharedBytes)},

@@ -64,6 +64,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " lane_runs=1";
   if ((family == KernelFamily::RowLookback || family == KernelFamily::Row) && p.lanesOnGrid)
     os << " lanes_on_grid=1";
+  if (family == KernelFamily::RowLookback && p.rereadShare > 0)
+    os << " reread_share=" << p.rereadShare;
   if (family == KernelFamily::RowLookback && p.lookbackSlack > 1)
     os << " lookback_slack=" << p.lookbackSlack;
   if (family == KernelFamily::Column && p.groups > 1)

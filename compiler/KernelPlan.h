@@ -67,6 +67,7 @@ struct KernelPlan {
   int packedLanes = 0;      // narrow columns scanned as one row of items of this many lanes (packed_lanes.cuh)
   bool laneRuns = false;    // look-back without stages: tiles off their vector grid load and store a warp's run by lanes
   bool lanesOnGrid = false; // without stages (rows, lane runs): runs on their vector grid go by lanes too
+  int rereadShare = 0;      // lane runs: tiles a block's share, read twice (its total, then its scan; lookback_shares.cuh)
   bool laneThreads = false; // packed lanes: each thread scans `items` elements of one lane (lane_threads.cuh)
   int laneWidth = 1;        // lane threads: adjacent lanes a thread holds of each item, one word of the stage
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit

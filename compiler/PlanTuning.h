@@ -34,6 +34,7 @@ struct PlanTuning {
   int pieceSpans = -1; // 1/0: column pieces look back over span totals or a window of 8; -1: the policy's
   int fittedPanel = -1; // 1/0: few panels of 2- and 4-byte elements as one panel a column a thread, as wide as the columns, or the policy's panels; -1: the policy's
   int lanesOnGrid = -1; // 1/0: without stages, runs on their vector grid load and store by lanes too (rows, lane runs); -1: the policy's
+  int rereadShares = -1; // 1/0: lane runs of a few rows in shares a block, read twice (lookback_shares.cuh); -1: the policy's
   int packedDirect = -1; // 1/0: without stages, unmasked narrow columns packed as Lanes items by lanes; -1: the policy's
   int laneRuns = -1;    // 1/0: look-back tiles without stages off their vector grid load by lanes (lookback_scan_direct); -1: the policy's
   int laneThreads = -1; // 1/0: packed narrow columns scanned a thread a lane (lane_threads.cuh) or Lanes a thread; -1: the policy's
@@ -48,7 +49,7 @@ struct PlanTuning {
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !lookbackSlack && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && wordCopies < 0 && laneThreads < 0 && laneRuns < 0 && lanesOnGrid < 0 && packedDirect < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
+           !lookbackWarps && !lookbackSlack && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && wordCopies < 0 && laneThreads < 0 && laneRuns < 0 && lanesOnGrid < 0 && packedDirect < 0 && rereadShares < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

@@ -309,6 +309,30 @@ void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuni
   plan = held;
 }
 
+// Look-back tiles by lanes (archs without stages) of a few contiguous rows:
+// each block takes a share of a row's consecutive tiles, reads them once for
+// their total, looks back once over the totals of the shares before it,
+// and reads them again to scan them (lookback_scan_reread_shares), as held
+// shares do from their stages; the second read comes from L2 where the
+// input fits it. Shares are sized as held shares' (kSharesBlocks blocks);
+// the window reaches every share before the last of a row.
+void planRereadShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
+                      int64_t rows, int64_t tilesPerRow) {
+  using policy::LookbackPolicy;
+  if (!plan.laneRuns || plan.packedLanes > 1 || arch.bulkCopy || rows > LookbackPolicy::kSharesMaxRows ||
+      spec.op == ScanOp::LogSumExp || !pickFlag(tuning.rereadShares, LookbackPolicy::kRereadShares))
+    return;
+  const int64_t blocks = pick(tuning.blocks, LookbackPolicy::kSharesBlocks);
+  const int64_t share = ceilDiv(tilesPerRow, std::clamp<int64_t>(blocks / rows, 1, tilesPerRow));
+  const int64_t sharesPerRow = ceilDiv(tilesPerRow, share);
+  if (share < LookbackPolicy::kSharesMinTiles && tuning.rereadShares != 1)
+    return;
+  plan.rereadShare = int(share);
+  plan.grid = rows * sharesPerRow;
+  plan.lookbackWarps = int(std::min<int64_t>(plan.threads / 32, ceilDiv(sharesPerRow, 32)));
+  plan.lookbackPerLane = int(ceilDiv(sharesPerRow, 32 * int64_t(plan.lookbackWarps)));
+}
+
 // The accumulator bytes of a group of `lanes` packed lanes (a look-back's
 // published value).
 int64_t packedGroupBytes(const ScanSpec &spec, int64_t lanes) {
@@ -443,6 +467,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
                   pickFlag(tuning.laneRuns, policy::LookbackPolicy::kLaneRunsWithoutStages);
   plan.lanesOnGrid =
       plan.laneRuns && pickFlag(tuning.lanesOnGrid, policy::LookbackPolicy::kLanesOnGrid && !arch.bulkCopy);
+  planRereadShares(arch, spec, tuning, plan, rows, tilesPerRow);
 }
 
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {

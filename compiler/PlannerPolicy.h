@@ -157,6 +157,9 @@ struct LookbackPolicy {
   static constexpr int kSharesBlocks = 2 * kTimedSms;
   static constexpr int kSharesMinTiles = 3;
   static constexpr int kSharesMaxRows = 64; // (more rows: a share would be most of a row)
+  // Without stages, look-back tiles by lanes of as few rows may take shares
+  // too, each read twice (reread_shares=1): untimed, off.
+  static constexpr bool kRereadShares = false;
   static constexpr int kSharesStaticReserveBytes = 4 * 1024;
   // Rows off the 16-byte grid hold their shares only for elements of at
   // most 2 bytes: bf16[10000001] reverse 0.0255 -> 0.0215 ms, f16[12000001]

@@ -38,14 +38,14 @@ want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 
 # The suite in three shards (H200, the three at once on 6d7c434: 449, 412
 # and 432 s; give them GPU_TEST_TIMEOUT=560. Since then
-# Edges.RunsOnTheGridByLanesOfSm80 and Edges.PackedLanesWithoutStagesOfSm80
-# joined the second). Every test is in
+# Edges.RunsOnTheGridByLanesOfSm80, Edges.PackedLanesWithoutStagesOfSm80 and
+# Edges.RereadSharesOfSm80 joined the second). Every test is in
 # exactly one; `scripts/gpu-tests.sh BUILD shards` checks that against the
 # binary's own list.
-edges_in_other_shards='Edges.TallPanelsByWholeRowTiles:Edges.MiddleSizedScansHoldTheirShares:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.RowRunsByLanesOfSm80:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80'
+edges_in_other_shards='Edges.TallPanelsByWholeRowTiles:Edges.MiddleSizedScansHoldTheirShares:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.RowRunsByLanesOfSm80:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80'
 shard_filters=(
   'SpecialValues.*:Families/FlagMatrix.*:LseMath.*:Edges.TallPanelsByWholeRowTiles:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.RowRunsByLanesOfSm80:Edges.MiddleSizedScansHoldTheirShares'
-  'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80'
+  'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80'
   "Shapes.*:Layouts.*:TunedPlans.*:FlagMatrix.*:Edges.*-$edges_in_other_shards"
 )
 if [ -n "${GPU_TEST_SHARD:-}" ] && [ -z "${GPU_TEST_FILTER:-}" ]; then

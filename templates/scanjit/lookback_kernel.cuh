@@ -50,6 +50,8 @@ __device__ __forceinline__ void lookback_scan_unpacked(const void *in_, const u8
     lookback_scan_pipelined<P, Plan>(in, mask, out, ws, sh, tiles);
   else if constexpr (ScanLanes<P>::value && Plan::kSharedBytes > 0)
     lookback_scan_lanes<P, Plan>(in, mask, out, ws, sh, lines);
+  else if constexpr (Plan::kRereadShare > 0)
+    lookback_scan_reread_shares<P, Plan>(in, mask, out, ws, sh, tiles);
   else
     lookback_scan_direct<P, Plan>(in, mask, out, ws, sh, tiles);
 }

@@ -390,43 +390,64 @@ __device__ __forceinline__ void lookback_tile(LookbackAgent<P, Plan> &agent, lon
   agent.consume(x, no_heads, r, source);
 }
 
-// lookback_scan_direct's tile `at` (number `id`) of contiguous rows
-// (Plan::kLaneRuns): where its input or mask lies off its runs' vector grid,
-// or always (Plan::kLanesOnGrid), each warp's run loads lane by lane and is
-// unstriped through the warp's shared scratch (as row_scan_direct's rows);
-// results off the grid, or wider than two vectors a thread, leave through
-// it too. (Every thread's run lies as far off the grid as the tile's first
+// Look-back tiles of contiguous rows by lanes (Plan::kLaneRuns): where a
+// tile's input or mask lies off its runs' vector grid, or always
+// (Plan::kLanesOnGrid), each warp's run loads lane by lane and is unstriped
+// through the warp's shared scratch (as row_scan_direct's rows); results
+// off the grid, or wider than two vectors a thread, leave through it too.
+// (Every thread's run lies as far off the grid as the tile's first
 // element.) Packed lanes' items (packed_direct) are Lanes, their mask items
 // a packed item's bytes: masked ones always go by lanes.
+template <class P, class Plan> struct LaneRunTiles {
+  typedef typename P::Index Index;
+  typedef typename P::Acc Acc;
+  typedef typename MaskItemOf<P>::type MaskItem; // (packed lanes: a packed item's mask bytes)
+  typedef LookbackTilePlace<P, Plan> Place;
+  static constexpr int I = Plan::kItems;
+  static_assert(P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1),
+                "lane runs: contiguous rows");
+  WarpRunScratch<P, Plan::kThreads, I> &runs;
+  const typename P::In *in;
+  const u8 *mask;
+  typename P::Out *out;
+
+  // Tile `at`'s items, lifted; whether its results leave through the
+  // warps' scratch (store's `by_warp`).
+  __device__ __forceinline__ bool load(const Place &at, Acc (&x)[I]) const {
+    const Index L = Index(P::kLength);
+    const MaskItem *masks = reinterpret_cast<const MaskItem *>(mask);
+    bool by_lanes = loads_by_lanes<P, I>(in + at.o.in + at.start, reinterpret_cast<const u8 *>(masks + at.o.mask + at.start));
+    bool by_warp = store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start);
+    if constexpr (Plan::kLanesOnGrid) // (tiles on the grid too: LookbackPolicy::kLanesOnGrid)
+      by_lanes = by_warp = true;
+    if (by_lanes) {
+      const Index warp_first = at.start + Index(threadIdx.x & ~31) * I;
+      load_lifted_warp_run<P, I>(in + at.o.in + warp_first, reinterpret_cast<const u8 *>(masks + at.o.mask + warp_first),
+                                 L - warp_first, runs.in(), runs.mask(), x);
+    } else if constexpr (sizeof(MaskItem) == 1 || !P::kMask) { // (masked packed items: by lanes, lanes_on_grid)
+      const Index start = at.start + Index(threadIdx.x) * I;
+      load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, L - start, x);
+    }
+    return by_warp;
+  }
+  __device__ __forceinline__ void store(const Place &at, bool by_warp, const Acc (&r)[I]) {
+    store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), Index(P::kLength), by_warp, runs.out(), r);
+  }
+};
+
+// lookback_scan_direct's tile `at` (number `id`) by lane runs.
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_tile_by_lanes(const typename P::In *in, const u8 *mask, typename P::Out *out,
                                                        const LookbackTilePlace<P, Plan> &at, long long id,
                                                        LookbackAgent<P, Plan> &agent,
                                                        LookbackWorkspace<typename P::Acc> &ws,
                                                        LookbackShared<P, Plan> &sh) {
-  typedef typename P::Index Index;
-  constexpr int I = Plan::kItems;
-  const Index L = Index(P::kLength);
-  static_assert(P::Scan::kIn == 1 && P::Scan::kOut == 1 && (!P::kMask || P::Scan::kMask == 1),
-                "lane runs: contiguous rows");
-  __shared__ WarpRunScratch<P, Plan::kThreads, I> runs;
-  typename P::Acc x[I], r[I];
-  typedef typename MaskItemOf<P>::type MaskItem; // (packed lanes: a packed item's mask bytes)
-  const MaskItem *masks = reinterpret_cast<const MaskItem *>(mask);
-  bool by_lanes = loads_by_lanes<P, I>(in + at.o.in + at.start, reinterpret_cast<const u8 *>(masks + at.o.mask + at.start));
-  bool by_warp = store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start);
-  if constexpr (Plan::kLanesOnGrid) // (tiles on the grid too: LookbackPolicy::kLanesOnGrid)
-    by_lanes = by_warp = true;
-  if (by_lanes) {
-    const Index warp_first = at.start + Index(threadIdx.x & ~31) * I;
-    load_lifted_warp_run<P, I>(in + at.o.in + warp_first, reinterpret_cast<const u8 *>(masks + at.o.mask + warp_first),
-                               L - warp_first, runs.in(), runs.mask(), x);
-  } else if constexpr (sizeof(MaskItem) == 1 || !P::kMask) { // (masked packed items: by lanes, lanes_on_grid)
-    const Index start = at.start + Index(threadIdx.x) * I;
-    load_lifted<P, I, 1, 1>(in + at.o.in + start, mask + at.o.mask + start, L - start, x);
-  }
+  __shared__ WarpRunScratch<P, Plan::kThreads, Plan::kItems> runs;
+  LaneRunTiles<P, Plan> tiles{runs, in, mask, out};
+  typename P::Acc x[Plan::kItems], r[Plan::kItems];
+  const bool by_warp = tiles.load(at, x);
   lookback_tile<P, Plan>(agent, id, at.row_first, x, r, ws, sh, [&] { sh.id = ws.next(); });
-  store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), L, by_warp, runs.out(), r);
+  tiles.store(at, by_warp, r);
 }
 
 // Tiles in ticket order, loaded by each thread from global memory: any

@@ -92,6 +92,26 @@ template <class P, class Plan> struct HeldStages<P, Plan, true> {
   }
 };
 
+// A share's prefix (held and re-read shares): the block's total of `mine`,
+// each thread's, published as share `share`'s aggregate, and the look-back
+// over the totals of the shares from `first_share` (its row's first) on.
+template <class P, class Plan>
+__device__ __forceinline__ typename P::Acc share_prefix(typename P::Acc mine, long long share, long long first_share,
+                                                        LookbackWorkspace<typename P::Acc> &ws,
+                                                        LookbackShared<P, Plan> &sh) {
+  typedef typename LookbackShared<P, Plan>::M M;
+  typedef LookbackWindowOf<P, Plan> Window;
+  int buffer = 0;
+  typename P::Acc total;
+  block_exclusive_scan<M, false, Plan::kThreads>(mine, sh.storage, buffer, total);
+  if (threadIdx.x == 0)
+    ws.publish(ws.aggregate + share, total);
+  Window window(ws, share, first_share, int(threadIdx.x));
+  if (threadIdx.x < Window::kReaders)
+    window.load();
+  return lookback_prefix<P, Plan>(share, window, total, ws, sh);
+}
+
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *in, const u8 *mask,
                                                           typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
@@ -99,9 +119,8 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
   typedef typename P::Acc Acc;
   typedef typename LookbackShared<P, Plan>::M M;
   typedef HeldStages<P, Plan> Stages;
-  constexpr int S = Plan::kStages, I = Plan::kItems, T = Plan::kThreads;
+  constexpr int S = Plan::kStages, I = Plan::kItems;
   constexpr long long kTilesPerRow = Stages::Place::kTilesPerRow;
-  typedef LookbackWindowOf<P, Plan> Window;
   static_assert(!IsPlainLogSumExp<M>::value, "log-sum-exp keeps the tile-by-tile look-back");
   constexpr long long kSharesPerRow = (kTilesPerRow + S - 1) / S;
   Stages stages(in, mask, out);
@@ -129,16 +148,8 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
     for (int j = 0; j < I; ++j)
       mine = M::combine(mine, x[j]);
   }
-  int buffer = 0;
-  Acc total;
-  block_exclusive_scan<M, false, T>(mine, sh.storage, buffer, total);
-  if (threadIdx.x == 0)
-    ws.publish(ws.aggregate + share, total);
-  Window window(ws, share, first_share, int(threadIdx.x));
-  if (threadIdx.x < Window::kReaders)
-    window.load();
   RunningPrefix<M> source;
-  source.carry = lookback_prefix<P, Plan>(share, window, total, ws, sh);
+  source.carry = share_prefix<P, Plan>(mine, share, first_share, ws, sh);
 
   // The scan, tile by tile from the stages; each tile's results leave
   // through its own stage once its block barrier has passed (no stage is
@@ -156,6 +167,65 @@ __device__ __forceinline__ void lookback_scan_held_shares(const typename P::In *
     stages.store(s, id, r);
   }
   stages.pipe.drain_stores();
+  // The grid's last block to end resets the counter for the next launch.
+  if (threadIdx.x == 0)
+    ws.end_block();
+}
+
+// Re-read shares (reread_share=S in the plan): held shares for archs
+// without stages (look-back tiles by lane runs, LaneRunTiles). Block b
+// takes the b-th share of S consecutive tiles of a row, reads them for
+// their total, publishes it, takes its prefix from the totals of every
+// share before it in its row (the window reaches them all), then reads its
+// tiles again and scans them, carrying from tile to tile. The second read
+// finds the share in L2 where the input fits it: one look-back a block,
+// instead of one a tile on every tile's path.
+template <class P, class Plan>
+__device__ __forceinline__ void lookback_scan_reread_shares(const typename P::In *in, const u8 *mask,
+                                                            typename P::Out *out,
+                                                            LookbackWorkspace<typename P::Acc> &ws,
+                                                            LookbackShared<P, Plan> &sh, long long tiles) {
+  typedef typename P::Acc Acc;
+  typedef typename LookbackShared<P, Plan>::M M;
+  typedef LaneRunTiles<P, Plan> Tiles;
+  typedef typename Tiles::Place Place;
+  constexpr int S = Plan::kRereadShare, I = Plan::kItems, T = Plan::kThreads;
+  constexpr long long kTilesPerRow = Place::kTilesPerRow;
+  constexpr long long kSharesPerRow = (kTilesPerRow + S - 1) / S;
+  static_assert(!IsPlainLogSumExp<M>::value, "log-sum-exp keeps the tile-by-tile look-back");
+  __shared__ WarpRunScratch<P, T, I> runs;
+  Tiles lane_tiles{runs, in, mask, out};
+  ws.begin_shared(sh.id, sh.tag);
+  const long long share = LookbackWorkspace<Acc>::block_ticket(sh.id);
+  const long long row = share / kSharesPerRow, first_share = row * kSharesPerRow;
+  const long long step = (share - first_share) * S; // the share's first tile in its row
+  const int count = int(min((long long)S, kTilesPerRow - step)); // (the grid is the rows' shares)
+  const long long first_id = row * kTilesPerRow + step;
+
+  // The share's total: each thread's items tile after tile, then the block's.
+  Acc mine = M::identity();
+#pragma unroll 1
+  for (int s = 0; s < count; ++s) {
+    Acc x[I];
+    lane_tiles.load(Place(first_id + s), x);
+#pragma unroll
+    for (int j = 0; j < I; ++j)
+      mine = M::combine(mine, x[j]);
+  }
+  RunningPrefix<M> source;
+  source.carry = share_prefix<P, Plan>(mine, share, first_share, ws, sh);
+
+  // The scan, read again tile by tile.
+  LookbackAgent<P, Plan> agent(sh.storage);
+#pragma unroll 1
+  for (int s = 0; s < count; ++s) {
+    const Place at(first_id + s);
+    Acc x[I], r[I];
+    const bool by_warp = lane_tiles.load(at, x);
+    const bool no_heads[I] = {};
+    agent.consume(x, no_heads, r, source);
+    lane_tiles.store(at, by_warp, r);
+  }
   // The grid's last block to end resets the counter for the next launch.
   if (threadIdx.x == 0)
     ws.end_block();

@@ -568,6 +568,33 @@ TEST(Edges, PackedLanesWithoutStagesOfSm80) {
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 1, 3)});
 }
 
+// Look-back tiles by lanes in shares read twice (reread_shares=1; not the
+// policy's: LookbackPolicy::kRereadShares): each block totals its share,
+// looks back once over the shares before it, and reads its tiles again to
+// scan them. sm_80's plans and code run here from their PTX: 1-D and few
+// rows of every element size, shares of one tile and of many, masks, both
+// directions, exclusive, i64 results, on the grid and off it; each case
+// runs twice, so the blocks' count resets the workspace across launches.
+TEST(Edges, RereadSharesOfSm80) {
+  const std::vector<std::string> specs = {
+      "sum f32[4194304] dim=0",            "sum f32[1048573] dim=0 reverse",
+      "max bf16[4,1000003] dim=1 mask reverse", "sum i32[2,3000001] dim=1 exclusive",
+      "prod f64[2097152] dim=0 mask",      "sum u8[8388608] dim=0 mask reverse exclusive",
+      "min i16[3,2000001] dim=1",          "sum f16[6000001] dim=0 exclusive",
+  };
+  ScopedTuning tune("reread_shares=1");
+  for (const std::string &text : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(text, plan, Target{80}));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << text;
+    EXPECT_TRUE(plan.laneRuns) << text;
+    EXPECT_GT(plan.rereadShare, 0) << text;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  ScopedRunArch asSm80("sm_80");
+  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1)});
+}
+
 // Runs on their vector grid by lanes too (lanes_on_grid=1, the policy's but
 // for few rows and log-sum-exp of 4-byte elements): rows without stages and
 // look-back tiles by lanes, sm_80's plans and code run here from their PTX,

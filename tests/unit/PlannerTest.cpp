@@ -388,6 +388,26 @@ TEST(Planner, PackedLanesWithoutStages) {
   EXPECT_EQ(staged.toString(), planKernel(narrow, {}, Target{90}).toString());
 }
 
+// Look-back tiles by lanes of a few rows take shares read twice where
+// reread_shares=1 asks (not the policy's: LookbackPolicy::kRereadShares),
+// sized as held shares are, the window reaching every share of a row; not
+// log-sum-exp, packed lanes, many rows, or archs with stages.
+TEST(Planner, RereadSharesOfLaneRuns) {
+  const PlanTuning on = *parsePlanTuning("reread_shares=1");
+  const ScanSpec oneD = mustParse("sum f32[4194304] dim=0");
+  EXPECT_EQ(planKernel(oneD, {}, Target{80}).rereadShare, 0); // the policy
+  const KernelPlan shares = planKernel(oneD, on, Target{80});
+  EXPECT_TRUE(shares.laneRuns);
+  EXPECT_EQ(shares.rereadShare, 4); // 1024 tiles of 4096 in 256 shares
+  EXPECT_EQ(shares.grid, 256);
+  EXPECT_GE(int64_t(shares.lookbackWarps) * 32 * shares.lookbackPerLane, shares.grid);
+  EXPECT_NE(shares.toString().find(" reread_share=4"), std::string::npos);
+  EXPECT_EQ(planKernel(mustParse("sum f32[2,3000001] dim=1"), on, Target{75}).rereadShare > 0, true);
+  EXPECT_EQ(planKernel(mustParse("logsumexp f32[4194304] dim=0"), on, Target{80}).rereadShare, 0);
+  EXPECT_EQ(planKernel(mustParse("sum f32[100,300000] dim=1"), on, Target{80}).rereadShare, 0); // many rows
+  EXPECT_EQ(planKernel(oneD, on, Target{90}).rereadShare, 0);
+}
+
 // Runs on their vector grid go by lanes too on archs without bulk copies
 // (RowPolicy::kLanesOnGrid, LookbackPolicy::kLanesOnGrid; lanes_on_grid=0|1
 // tunes it): rows without stages, but log-sum-exp of elements of 4 bytes
