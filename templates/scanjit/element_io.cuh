@@ -279,6 +279,20 @@ __device__ __forceinline__ bool loads_by_lanes(const typename P::In *in, const u
          (P::kMask && !VectorAccess<typename MaskItemOf<P>::type, N>::is_aligned(mask));
 }
 
+// A warp's run loaded striped (load_warp_run_striped: its items `raw`, its
+// mask items `keep`; `valid` of its slots exist) unstriped through the
+// warp's scratch and lifted to the accumulator: each thread's own N.
+template <class P, int N, class Index>
+__device__ __forceinline__ void lift_striped_warp_run(typename P::In (&raw)[N], typename MaskItemOf<P>::type (&keep)[N],
+                                                      Index valid, typename P::In *scratch,
+                                                      typename MaskItemOf<P>::type *mask_scratch,
+                                                      typename P::Acc (&x)[N]) {
+  unstripe_warp_run(scratch, raw);
+  if (P::kMask)
+    unstripe_warp_run(mask_scratch, keep);
+  lift_run<P, N>(raw, keep, Index(threadIdx.x & 31) * N, valid, x);
+}
+
 // A thread's N elements of a warp's run of 32 x N at `in` (slot 0; slots
 // at or past `valid` do not exist) loaded lane by lane and unstriped through
 // the warp's scratch (load_warp_run_striped, unstripe_warp_run), lifted to
@@ -295,10 +309,7 @@ __device__ __forceinline__ void load_lifted_warp_run(const typename P::In *in, c
   load_warp_run_striped<In, N>(in, valid, raw);
   if (P::kMask)
     load_warp_run_striped<MaskItem, N>(reinterpret_cast<const MaskItem *>(mask), valid, keep);
-  unstripe_warp_run(scratch, raw);
-  if (P::kMask)
-    unstripe_warp_run(mask_scratch, keep);
-  lift_run<P, N>(raw, keep, Index(threadIdx.x & 31) * N, valid, x);
+  lift_striped_warp_run<P, N>(raw, keep, valid, scratch, mask_scratch, x);
 }
 
 // Each warp's shared memory for runs moved lane by lane: its run of 32 x N

@@ -433,6 +433,54 @@ template <class P, class Plan> struct LaneRunTiles {
   __device__ __forceinline__ void store(const Place &at, bool by_warp, const Acc (&r)[I]) {
     store_converted_tile_run<P, I>(out + at.o.out, Index(at.start), Index(P::kLength), by_warp, runs.out(), r);
   }
+
+  // f(at, by_warp, x) for tiles first_id .. first_id + count - 1 in turn
+  // (x: the tile's items, lifted). Where every run goes by lanes, each
+  // tile's loads are issued before the previous tile's items are used (its
+  // warp run striped in registers, unstriped when due), so their latency
+  // overlaps that tile's work; else each tile loads as it comes.
+  template <class F> __device__ __forceinline__ void each(long long first_id, int count, F f) {
+    typedef typename P::In In;
+    if constexpr (Plan::kLanesOnGrid) {
+      const Index L = Index(P::kLength), warp_offset = Index(threadIdx.x & ~31) * I;
+      auto issue = [&](long long id, In (&raw)[I], MaskItem (&keep)[I]) {
+        const Place at(id);
+        const Index warp_first = at.start + warp_offset;
+        load_warp_run_striped<In, I>(in + at.o.in + warp_first, L - warp_first, raw);
+        if (P::kMask)
+          load_warp_run_striped<MaskItem, I>(reinterpret_cast<const MaskItem *>(mask) + at.o.mask + warp_first,
+                                             L - warp_first, keep);
+      };
+      In raw[I];
+      MaskItem keep[I];
+      if (count > 0)
+        issue(first_id, raw, keep);
+#pragma unroll 1
+      for (int s = 0; s < count; ++s) {
+        In next_raw[I];
+        MaskItem next_keep[I];
+        if (s + 1 < count)
+          issue(first_id + s + 1, next_raw, next_keep);
+        const Place at(first_id + s);
+        Acc x[I];
+        lift_striped_warp_run<P, I>(raw, keep, L - (at.start + warp_offset), runs.in(), runs.mask(), x);
+        f(at, true, x);
+#pragma unroll
+        for (int j = 0; j < I; ++j) {
+          raw[j] = next_raw[j];
+          keep[j] = next_keep[j];
+        }
+      }
+    } else {
+#pragma unroll 1
+      for (int s = 0; s < count; ++s) {
+        const Place at(first_id + s);
+        Acc x[I];
+        const bool by_warp = load(at, x);
+        f(at, by_warp, x);
+      }
+    }
+  }
 };
 
 // lookback_scan_direct's tile `at` (number `id`) by lane runs.

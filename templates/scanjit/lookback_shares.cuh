@@ -204,28 +204,22 @@ __device__ __forceinline__ void lookback_scan_reread_shares(const typename P::In
 
   // The share's total: each thread's items tile after tile, then the block's.
   Acc mine = M::identity();
-#pragma unroll 1
-  for (int s = 0; s < count; ++s) {
-    Acc x[I];
-    lane_tiles.load(Place(first_id + s), x);
+  lane_tiles.each(first_id, count, [&](const Place &, bool, Acc(&x)[I]) {
 #pragma unroll
     for (int j = 0; j < I; ++j)
       mine = M::combine(mine, x[j]);
-  }
+  });
   RunningPrefix<M> source;
   source.carry = share_prefix<P, Plan>(mine, share, first_share, ws, sh);
 
   // The scan, read again tile by tile.
   LookbackAgent<P, Plan> agent(sh.storage);
-#pragma unroll 1
-  for (int s = 0; s < count; ++s) {
-    const Place at(first_id + s);
-    Acc x[I], r[I];
-    const bool by_warp = lane_tiles.load(at, x);
+  lane_tiles.each(first_id, count, [&](const Place &at, bool by_warp, Acc(&x)[I]) {
+    Acc r[I];
     const bool no_heads[I] = {};
     agent.consume(x, no_heads, r, source);
     lane_tiles.store(at, by_warp, r);
-  }
+  });
   // The grid's last block to end resets the counter for the next launch.
   if (threadIdx.x == 0)
     ws.end_block();

@@ -571,10 +571,12 @@ TEST(Edges, PackedLanesWithoutStagesOfSm80) {
 // Look-back tiles by lanes in shares read twice (reread_shares=1; not the
 // policy's: LookbackPolicy::kRereadShares): each block totals its share,
 // looks back once over the shares before it, and reads its tiles again to
-// scan them. sm_80's plans and code run here from their PTX: 1-D and few
-// rows of every element size, shares of one tile and of many, masks, both
-// directions, exclusive, i64 results, on the grid and off it; each case
-// runs twice, so the blocks' count resets the workspace across launches.
+// scan them, each tile's loads issued a tile early where every run goes by
+// lanes (the policy's lanes_on_grid; a few cases also without). sm_80's
+// plans and code run here from their PTX: 1-D and few rows of every element
+// size, shares of one tile and of many, masks, both directions, exclusive,
+// i64 results, on the grid and off it; each case runs twice, so the blocks'
+// count resets the workspace across launches.
 TEST(Edges, RereadSharesOfSm80) {
   const std::vector<std::string> specs = {
       "sum f32[4194304] dim=0",            "sum f32[1048573] dim=0 reverse",
@@ -582,17 +584,25 @@ TEST(Edges, RereadSharesOfSm80) {
       "prod f64[2097152] dim=0 mask",      "sum u8[8388608] dim=0 mask reverse exclusive",
       "min i16[3,2000001] dim=1",          "sum f16[6000001] dim=0 exclusive",
   };
-  ScopedTuning tune("reread_shares=1");
-  for (const std::string &text : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(text, plan, Target{80}));
-    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << text;
-    EXPECT_TRUE(plan.laneRuns) << text;
-    EXPECT_GT(plan.rereadShare, 0) << text;
+  const std::vector<std::string> byVectors = {specs[0], specs[2], specs[4]};
+  for (const char *tuning : {"reread_shares=1", "reread_shares=1,lanes_on_grid=0"}) {
+    ScopedTuning tune(tuning);
+    for (const std::string &text : specs) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(text, plan, Target{80}));
+      EXPECT_EQ(plan.family, KernelFamily::RowLookback) << text;
+      EXPECT_TRUE(plan.laneRuns) << text;
+      EXPECT_GT(plan.rereadShare, 0) << text;
+    }
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   ScopedRunArch asSm80("sm_80");
-  expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1)});
+  {
+    ScopedTuning tune("reread_shares=1");
+    expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 1)});
+  }
+  ScopedTuning vectors("reread_shares=1,lanes_on_grid=0");
+  expectCasesPass(byVectors, {CaseOptions{}, offsets(1, 3, 2)});
 }
 
 // Runs on their vector grid by lanes too (lanes_on_grid=1, the policy's but
