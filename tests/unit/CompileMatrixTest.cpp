@@ -316,6 +316,24 @@ TEST(CompileMatrix, RegisterHeavyPlansCompileWithoutSpillsOnEveryArch) {
     ADD_FAILURE() << f;
 }
 
+// `spec` planned under `tuning` compiles for `target` without spills.
+void expectTunedCompilesWithoutSpills(const char *tuningText, const char *specText, const Target &target) {
+  auto tuning = parsePlanTuning(tuningText);
+  ASSERT_TRUE(static_cast<bool>(tuning)) << llvm::toString(tuning.takeError());
+  ScanSpec spec = scanjit::testing::mustParse(specText);
+  GeneratedKernel g{spec, planKernel(spec, *tuning, target), ""};
+  auto source = emitKernelSource(spec, g.plan);
+  ASSERT_TRUE(static_cast<bool>(source)) << llvm::toString(source.takeError());
+  g.source = std::move(*source);
+  auto compiled = compileKernel(g, target);
+  ASSERT_TRUE(static_cast<bool>(compiled)) << tuningText << " " << specText << " sm_" << target.sm << ": "
+                                           << llvm::toString(compiled.takeError());
+  const KernelResources &r = compiled->resources;
+  EXPECT_TRUE(r.reported) << compiled->log;
+  EXPECT_EQ(r.spillStores + r.spillLoads + r.stackBytes, 0)
+      << tuningText << " " << specText << " sm_" << target.sm << ": " << r.toString();
+}
+
 // The tunings the sweeps try (wider look-back windows read by more warps,
 // deeper look-back stages, column rows per stage and groups, the L2 policy,
 // staged segmented rows)
@@ -341,21 +359,34 @@ TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
       {"pieces=7", "logsumexp f64[3,3000,80] dim=1 mask reverse exclusive"}, // pieces streamed twice
       {"threads=512,groups=8", "min f64[2,3000,256] dim=1 reverse exclusive"}, // pieces in blocks of 512
   };
-  for (const auto &c : cases) {
-    auto tuning = parsePlanTuning(c.tuning);
-    ASSERT_TRUE(static_cast<bool>(tuning)) << llvm::toString(tuning.takeError());
-    ScanSpec spec = scanjit::testing::mustParse(c.spec);
-    GeneratedKernel g{spec, planKernel(spec, *tuning), ""};
-    auto source = emitKernelSource(spec, g.plan);
-    ASSERT_TRUE(static_cast<bool>(source)) << llvm::toString(source.takeError());
-    g.source = std::move(*source);
-    auto compiled = compileKernel(g, Target{90});
-    ASSERT_TRUE(static_cast<bool>(compiled)) << c.tuning << " " << c.spec << ": "
-                                             << llvm::toString(compiled.takeError());
-    const KernelResources &r = compiled->resources;
-    EXPECT_TRUE(r.reported) << compiled->log;
-    EXPECT_EQ(r.spillStores + r.spillLoads + r.stackBytes, 0) << c.tuning << " " << c.spec << ": " << r.toString();
-  }
+  for (const auto &c : cases)
+    expectTunedCompilesWithoutSpills(c.tuning, c.spec, Target{90});
+}
+
+// The tunings archs without stages sweep (packed narrow columns, masked and
+// not, of bytes and of 16 lanes; shares read twice, their runs by lanes or
+// not; runs on the grid by lanes in rows and look-back tiles) compile
+// without spills for sm_80 and sm_75: their GPU tests run sm_80's code, and
+// a compile error in a knob's path would otherwise wait for a GPU.
+TEST(CompileMatrix, OlderArchTuningsCompileWithoutSpills) {
+  const struct {
+    const char *tuning;
+    const char *spec;
+  } cases[] = {
+      {"packed_direct=1", "sum f32[4194304,4] dim=0"},
+      {"packed_direct=1", "max u8[1048576,16] dim=0"},
+      {"packed_direct=1", "sum f16[8388607,4] dim=0 mask"},
+      {"packed_direct=1", "max u8[200003,16] dim=0 mask reverse"},
+      {"packed_direct=1", "sum f32[150001,16] dim=0 mask"},
+      {"reread_shares=1", "sum f32[4194304] dim=0"},
+      {"reread_shares=1", "max bf16[4,1000003] dim=1 mask reverse"},
+      {"reread_shares=1,lanes_on_grid=0", "prod f64[2097152] dim=0 mask"},
+      {"lanes_on_grid=1", "logsumexp f32[1000,100000] dim=1"},
+      {"lanes_on_grid=1", "sum i32[3,300000] dim=1 mask exclusive"},
+  };
+  for (const auto &c : cases)
+    for (int arch : {80, 75})
+      expectTunedCompilesWithoutSpills(c.tuning, c.spec, Target{arch});
 }
 
 } // namespace
