@@ -15,6 +15,7 @@
 #include "testing/DeviceMemory.h"
 #include "runtime/Errors.h"
 #include "testing/HostElements.h"
+#include "testing/Precompile.h"
 #include "testing/RandomData.h"
 #include "testing/Timing.h"
 
@@ -23,10 +24,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <map>
-#include <thread>
 #include <vector>
 
 using namespace scanjit;
@@ -185,25 +184,6 @@ struct InputCache {
   }
 };
 
-// Every case's kernel compiled before any is timed, on all the host's cores
-// (a cold run of the cliffs suite as another arch spent most of its time in
-// NVRTC, one kernel at a time). Errors come back when the case prepares it.
-void compileInParallel(const std::vector<Case> &cases) {
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < cases.size(); i = next++) {
-        try {
-          prepare(cases[i].spec);
-        } catch (const Error &) {
-        }
-      }
-    });
-  for (std::thread &t : threads)
-    t.join();
-}
-
 // The output placements a case is timed at: the kept output buffer at
 // offsets p * kPlacementStride. The same kernel ran at 1.04 of copy with its
 // output at offsets 0, 2 MiB or 64 MiB of a buffer allocated after its input
@@ -283,7 +263,13 @@ int main(int argc, char **argv) {
   }
   try {
     std::string device = deviceName();
-    compileInParallel(cases);
+    // Every case's kernel compiled before any is timed, on all the host's
+    // cores (a cold run of the cliffs suite as another arch spent most of
+    // its time in NVRTC, one kernel at a time).
+    std::vector<std::string> specs;
+    for (const Case &c : cases)
+      specs.push_back(c.spec);
+    precompile(specs);
     InputCache inputs;
     ScratchBuffer outputs, copySource, copyDestination;
     llvm::json::Array rows;

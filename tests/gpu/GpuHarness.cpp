@@ -12,12 +12,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <thread>
 
 namespace scanjit::gpu_testing {
 namespace {
@@ -148,23 +146,6 @@ std::string cliPath() {
   llvm::SmallString<256> path(llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
   llvm::sys::path::append(path, "tools", "scanjit");
   return path.str().str();
-}
-
-void precompile(const std::vector<std::string> &specs) {
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < std::max(2u, std::thread::hardware_concurrency()); ++t)
-    threads.emplace_back([&] {
-      for (size_t i = next++; i < specs.size(); i = next++) {
-        try {
-          prepare(specs[i]);
-        } catch (const Error &) {
-          // reported when the test runs the spec
-        }
-      }
-    });
-  for (auto &t : threads)
-    t.join();
 }
 
 void expectCasesPass(const std::vector<std::string> &specs, const std::vector<CaseOptions> &placements) {

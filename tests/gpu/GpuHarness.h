@@ -6,6 +6,7 @@
 #include "compiler/KernelPlan.h"
 #include "compiler/ScanSpec.h"
 #include "compiler/Target.h"
+#include "testing/Precompile.h"
 #include "testing/Verify.h"
 
 #include <gtest/gtest.h>
@@ -63,8 +64,8 @@ void expectCasePasses(const std::string &spec, const CaseOptions &options = {});
 std::string cliPath();
 
 /// Compiles specs on all cores (warming the kernel registry) before a test
-/// runs them one after another.
-void precompile(const std::vector<std::string> &specs);
+/// runs them one after another (testing/Precompile.h).
+using scanjit::detail::precompile;
 
 /// Precompiles specs, then asserts each passes, one after another: as
 /// placed by default, then at each of `placements` (pointers apart).
