@@ -281,7 +281,20 @@ __device__ __forceinline__ bool loads_by_lanes(const typename P::In *in, const u
          (P::kMask && !VectorAccess<typename MaskItemOf<P>::type, N>::is_aligned(mask));
 }
 
-// A warp's run loaded striped (load_warp_run_striped: its items `raw`, its
+// A warp's run of 32 x N items at `in` (slot 0; slots at or past `valid`
+// do not exist) and its mask items at `mask` (bytes, or a packed item's),
+// loaded striped (load_warp_run_striped).
+template <class P, int N, class Index>
+__device__ __forceinline__ void load_striped_warp_run(const typename P::In *in, const u8 *mask, Index valid,
+                                                      typename P::In (&raw)[N],
+                                                      typename MaskItemOf<P>::type (&keep)[N]) {
+  typedef typename MaskItemOf<P>::type MaskItem;
+  load_warp_run_striped<typename P::In, N>(in, valid, raw);
+  if (P::kMask)
+    load_warp_run_striped<MaskItem, N>(reinterpret_cast<const MaskItem *>(mask), valid, keep);
+}
+
+// A warp's run loaded striped (load_striped_warp_run: its items `raw`, its
 // mask items `keep`; `valid` of its slots exist) unstriped through the
 // warp's scratch and lifted to the accumulator: each thread's own N.
 template <class P, int N, class Index>
@@ -304,13 +317,9 @@ __device__ __forceinline__ void load_lifted_warp_run(const typename P::In *in, c
                                                      typename P::In *scratch,
                                                      typename MaskItemOf<P>::type *mask_scratch,
                                                      typename P::Acc (&x)[N]) {
-  typedef typename P::In In;
-  typedef typename MaskItemOf<P>::type MaskItem;
-  In raw[N];
-  MaskItem keep[N];
-  load_warp_run_striped<In, N>(in, valid, raw);
-  if (P::kMask)
-    load_warp_run_striped<MaskItem, N>(reinterpret_cast<const MaskItem *>(mask), valid, keep);
+  typename P::In raw[N];
+  typename MaskItemOf<P>::type keep[N];
+  load_striped_warp_run<P, N>(in, mask, valid, raw, keep);
   lift_striped_warp_run<P, N>(raw, keep, valid, scratch, mask_scratch, x);
 }
 

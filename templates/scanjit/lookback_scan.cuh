@@ -446,10 +446,10 @@ template <class P, class Plan> struct LaneRunTiles {
       auto issue = [&](long long id, In (&raw)[I], MaskItem (&keep)[I]) {
         const Place at(id);
         const Index warp_first = at.start + warp_offset;
-        load_warp_run_striped<In, I>(in + at.o.in + warp_first, L - warp_first, raw);
-        if (P::kMask)
-          load_warp_run_striped<MaskItem, I>(reinterpret_cast<const MaskItem *>(mask) + at.o.mask + warp_first,
-                                             L - warp_first, keep);
+        load_striped_warp_run<P, I>(in + at.o.in + warp_first,
+                                    reinterpret_cast<const u8 *>(reinterpret_cast<const MaskItem *>(mask) + at.o.mask +
+                                                                 warp_first),
+                                    L - warp_first, raw, keep);
       };
       In raw[I];
       MaskItem keep[I];

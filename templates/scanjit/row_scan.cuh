@@ -54,9 +54,7 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
     auto load_tile = [&](Index k, In (&raw)[I], u8 (&keep)[I]) {
       if (by_lanes) {
         const Index at = tile_first(k) + Index(threadIdx.x & ~31) * I;
-        load_warp_run_striped<In, I>(in + o.in + at, Index(L) - at, raw);
-        if (P::kMask)
-          load_warp_run_striped<u8, I>(mask + o.mask + at, Index(L) - at, keep);
+        load_striped_warp_run<P, I>(in + o.in + at, mask + o.mask + at, Index(L) - at, raw, keep);
       } else {
         const Index start = tile_first(k) + Index(threadIdx.x) * I;
         load_run<In, I, 1>(in + o.in + start, Index(L) - start, raw);
