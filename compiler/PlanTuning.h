@@ -33,10 +33,10 @@ struct PlanTuning {
   int wordCopies = -1; // 1/0: column pipeline stages filled by each thread's 16-byte copies (cp.async) or by a bulk copy a row; -1: the policy's
   int pieceSpans = -1; // 1/0: column pieces look back over span totals or a window of 8; -1: the policy's
   int fittedPanel = -1; // 1/0: few panels of 2- and 4-byte elements as one panel a column a thread, as wide as the columns, or the policy's panels; -1: the policy's
-  int lanesOnGrid = -1; // 1/0: without stages, runs on their vector grid load and store by lanes too (rows, lane runs); -1: the policy's
-  int rereadShares = -1; // 1/0: lane runs of a few rows in shares a block, read twice (lookback_shares.cuh); -1: the policy's
-  int packedDirect = -1; // 1/0: without stages, unmasked narrow columns packed as Lanes items by lanes; -1: the policy's
   int laneRuns = -1;    // 1/0: look-back tiles without stages off their vector grid load by lanes (lookback_scan_direct); -1: the policy's
+  int lanesOnGrid = -1; // 1/0: without stages, runs on their vector grid load and store by lanes too (rows, lane runs); -1: the policy's
+  int packedDirect = -1; // 1/0: without stages, narrow columns packed as Lanes items by lane runs (masked: with lanes_on_grid); -1: the policy's
+  int rereadShares = -1; // 1/0: lane runs of a few rows in shares a block, read twice (lookback_shares.cuh); -1: the policy's
   int laneThreads = -1; // 1/0: packed narrow columns scanned a thread a lane (lane_threads.cuh) or Lanes a thread; -1: the policy's
   int laneWidth = 0;    // lane threads: adjacent lanes a thread holds, 1/2/4/8 (a group of at most 16 bytes, whole groups tiling a warp)
   int segmented = -1; // 1/0: contiguous rows (more than one) as the segmented family's chunks, any length, or never; -1: the policy's
