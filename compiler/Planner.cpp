@@ -580,6 +580,18 @@ bool twoByteInWordAccumulators(const ScanSpec &spec) {
   return dtypeSize(spec.in) == 2 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
 }
 
+// Whether narrow columns pack without stages by the policy
+// (ColumnPolicy::kPackedWithoutStages): lanes a power of two, whose items
+// load as words, in groups of at most kPackedWithoutStagesGroupBytes of
+// accumulators (twice that for 2-byte elements in 4-byte accumulators).
+bool packedWithoutStagesPays(const ScanSpec &spec, const ScanGeometry &g) {
+  const int64_t lanes = scanLanes(spec, g);
+  const int64_t maxBytes = policy::ColumnPolicy::kPackedWithoutStagesGroupBytes *
+                           (twoByteInWordAccumulators(spec) ? 2 : 1);
+  return policy::ColumnPolicy::kPackedWithoutStages && llvm::isPowerOf2_64(uint64_t(lanes)) &&
+         packedGroupBytes(spec, lanes) <= maxBytes;
+}
+
 // Byte elements in and out: lane threads' words of them are 4 bytes, half
 // the others' (ColumnPolicy::kLaneThreadByteItems).
 bool byteElements(const ScanSpec &spec) { return dtypeSize(spec.in) == 1 && dtypeSize(spec.out) == 1; }
@@ -681,7 +693,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   // every run goes by lanes (their mask items are a packed item's bytes);
   // else unpacked.
   const int64_t directPacked =
-      !arch.bulkCopy && pickFlag(tuning.packedDirect, policy::ColumnPolicy::kPackedWithoutStages)
+      !arch.bulkCopy && pickFlag(tuning.packedDirect, packedWithoutStagesPays(spec, plan.geometry))
           ? packedLanes(spec, plan.geometry)
           : 0;
   if (directPacked > 1) {

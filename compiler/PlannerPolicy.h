@@ -157,9 +157,15 @@ struct LookbackPolicy {
   static constexpr int kSharesBlocks = 2 * kTimedSms;
   static constexpr int kSharesMinTiles = 3;
   static constexpr int kSharesMaxRows = 64; // (more rows: a share would be most of a row)
-  // Without stages, look-back tiles by lanes of as few rows may take shares
-  // too, each read twice (reread_shares=1): untimed, off.
-  static constexpr bool kRereadShares = false;
+  // Without stages, look-back tiles by lanes of as few rows take shares
+  // too, each read twice: once for its total, again (from L2) to scan it
+  // after one look-back over the shares before it (reread_shares). As
+  // sm_80 on an H200, x copy, a tile's look-back / shares read twice:
+  // f32[16777216] 2.03 / 1.60, f32[67108864] 2.92 / 1.54, f32[16,4194304]
+  // 2.93 / 1.67, bf16[28053728] 2.60 / 1.83, prod f64[8388608] 1.83 / 1.70,
+  // masked max f32[4194304] 2.30 / 2.12; f32[1048576] 1.51 / 1.55 (as sm_75,
+  // f32[16777216] 2.66 / 1.69; BENCHMARKS.md, fiftieth pass).
+  static constexpr bool kRereadShares = true;
   static constexpr int kSharesStaticReserveBytes = 4 * 1024;
   // Rows off the 16-byte grid hold their shares only for elements of at
   // most 2 bytes: bf16[10000001] reverse 0.0255 -> 0.0215 ms, f16[12000001]
@@ -416,12 +422,21 @@ struct ColumnPolicy {
   // BENCHMARKS.md). Groups of 32 bytes (f32 x 8, f64 x 4, i32 -> i64 x 4)
   // first spilled (bf16 x 8: 3860 stores); in blocks of 256 they do not.
   static constexpr int kMaxPackedBytes = 32;
-  // Without stages (sm_75/80/86/89), narrow columns packed all the same,
-  // their Lanes items (and masks' items) loaded a warp's run by lanes through
-  // the look-back's register tiles (packed_direct=1): untimed, off. Unpacked they ran
-  // 4-13x copy as sm_80 on an H200 (f32[4194304,4] 4.3, f32[1048576,16]
-  // 7.4, max u8[1048576,16] 13.1; BENCHMARKS.md, forty-ninth pass).
-  static constexpr bool kPackedWithoutStages = false;
+  // Without stages (sm_75/80/86/89), narrow columns of a power of two of
+  // lanes are packed all the same where a group holds at most
+  // kPackedWithoutStagesGroupBytes of accumulators (twice that for 2-byte
+  // elements in 4-byte ones): their Lanes items (and masks' items) are
+  // loaded a warp's run by lanes through the look-back's register tiles
+  // (packed_direct). As sm_80 on an H200, x copy, unpacked / packed:
+  // f32[4194304,4] 4.32 / 3.41, f32[8388608,2] 3.05 / 2.40, f16[8388608,4]
+  // 6.01 / 3.58, masked f16[8388607,4] 5.02 / 3.17, min bf16[4194304,4]
+  // reverse 5.42 / 2.66, f64[8388608,2] 3.04 / 2.73, f16[2097152,8] 6.81 /
+  // 4.92. Wider groups lost: f32[2097152,8] 6.43 / 7.83, max u8[4194304,8]
+  // (in i32) 9.23 / 16.9, f32[1048576,16] 7.49 / 14.6; so did 3 lanes,
+  // whose items are no word (f32[4194304,3] 2.45 / 3.13; BENCHMARKS.md,
+  // fiftieth pass).
+  static constexpr bool kPackedWithoutStages = true;
+  static constexpr int kPackedWithoutStagesGroupBytes = 16;
   // Groups of more, up to this many bytes of accumulators, in whole parts
   // of kMaxPackedBytes (f32 x 16, max u8 x 16 in i32, f64 x 8), are packed
   // where lane threads scan them: the look-back publishes each part apart

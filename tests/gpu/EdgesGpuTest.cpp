@@ -510,8 +510,12 @@ TEST(Edges, RowRunsByLanesOfSm80) {
 // through the warp's scratch. sm_80's plans and code run here
 // from their PTX (SCANJIT_RUN_ARCH): few long odd rows and odd 1-D sizes of
 // every element size, masks, both directions, exclusive, i64 results, each
-// pointer on the grid and off it, and input and output off it apart.
+// pointer on the grid and off it, and input and output off it apart. Each
+// tile looks back on its own (reread_shares=0: few rows otherwise take
+// shares read twice, RereadSharesOfSm80; many rows still look back a tile
+// at a time).
 TEST(Edges, LookbackLaneRunsOfSm80) {
+  ScopedTuning tileByTile("reread_shares=0");
   const std::vector<std::string> specs = {
       "sum f32[3,500003] dim=1",          "max bf16[2,1000001] dim=1 mask reverse",
       "sum i32[4,300001] dim=1 exclusive", "logsumexp f16[3,300001] dim=1",
@@ -532,8 +536,9 @@ TEST(Edges, LookbackLaneRunsOfSm80) {
 }
 
 // Without stages, narrow columns packed as Lanes items whose warp runs (and
-// their masks' items) load and store by lanes (packed_direct=1; not the
-// policy's: ColumnPolicy::kPackedWithoutStages). sm_80's plans and code run
+// their masks' items) load and store by lanes (packed_direct=1 packs every
+// group here; the policy, ColumnPolicy::kPackedWithoutStages, a power of
+// two of lanes in groups of up to 16 bytes). sm_80's plans and code run
 // here from their PTX: 2 to 16 lanes (16 published in two parts) of every
 // element size, an outer line dim, every op but log-sum-exp, masks, both
 // directions, exclusive, i64 results, on the grid and off it; a masked one
@@ -568,7 +573,7 @@ TEST(Edges, PackedLanesWithoutStagesOfSm80) {
   expectCasesPass(specs, {CaseOptions{}, offsets(1, 3, 2), offsets(0, 1, 3)});
 }
 
-// Look-back tiles by lanes in shares read twice (reread_shares=1; not the
+// Look-back tiles by lanes in shares read twice (reread_shares=1, the
 // policy's: LookbackPolicy::kRereadShares): each block totals its share,
 // looks back once over the shares before it, and reads its tiles again to
 // scan them, each tile's loads issued a tile early where every run goes by

@@ -356,22 +356,30 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
   EXPECT_TRUE(planKernel(mustParse("sum u8[2,9000001] dim=1 mask"), on, Target{86}).laneRuns);
   EXPECT_FALSE(planKernel(odd, on, Target{90}).laneRuns);                                            // stages
   EXPECT_FALSE(planKernel(mustParse("sum f32[3,5000003] dim=1 strides=[10000006,2]"), on, Target{80}).laneRuns); // strided
-  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,4] dim=0"), on, Target{80}).laneRuns);          // lines at a stride
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,3] dim=0"), on, Target{80}).laneRuns);          // lines at a stride
   // 512 x 16 f32 and their mask: 40 KB of scratch.
   EXPECT_FALSE(planKernel(mustParse("sum f32[3,5000003] dim=1 mask"), *parsePlanTuning("lane_runs=1,threads=512,items=16"),
                           Target{80})
                    .laneRuns);
 }
 
-// Without stages, narrow columns pack as Lanes items by lane runs where
-// packed_direct=1 asks (not the policy's: ColumnPolicy::
-// kPackedWithoutStages); masked ones only where every run goes by lanes
-// (lanes_on_grid); archs with stages keep their plans.
+// Without stages, narrow columns pack as Lanes items by lane runs: by the
+// policy (ColumnPolicy::kPackedWithoutStages) a power of two of lanes in
+// groups of at most 16 bytes of accumulators (32 for 2-byte elements in
+// 4-byte ones); any packable group where packed_direct=1 asks. Masked ones
+// only where every run goes by lanes (lanes_on_grid); archs with stages
+// keep their plans.
 TEST(Planner, PackedLanesWithoutStages) {
-  const PlanTuning on = *parsePlanTuning("packed_direct=1");
+  const PlanTuning on = *parsePlanTuning("packed_direct=1"), off = *parsePlanTuning("packed_direct=0");
   const ScanSpec narrow = mustParse("sum f32[4194304,4] dim=0");
-  EXPECT_EQ(planKernel(narrow, {}, Target{80}).packedLanes, 0); // the policy
-  const KernelPlan direct = planKernel(narrow, on, Target{80});
+  EXPECT_EQ(planKernel(narrow, {}, Target{80}).toString(), planKernel(narrow, on, Target{80}).toString());
+  EXPECT_EQ(planKernel(narrow, off, Target{80}).packedLanes, 0);
+  EXPECT_EQ(planKernel(mustParse("sum f16[2097152,8] dim=0"), {}, Target{86}).packedLanes, 8);   // 32 bytes of f32
+  EXPECT_EQ(planKernel(mustParse("sum f32[2097152,8] dim=0"), {}, Target{80}).packedLanes, 0);   // 32 bytes
+  EXPECT_EQ(planKernel(mustParse("max u8[4194304,8] dim=0"), {}, Target{80}).packedLanes, 0);    // 32 bytes of i32
+  EXPECT_EQ(planKernel(mustParse("sum f32[4194304,3] dim=0"), {}, Target{80}).packedLanes, 0);   // no word
+  EXPECT_EQ(planKernel(mustParse("sum f32[4194304,3] dim=0"), on, Target{80}).packedLanes, 3);
+  const KernelPlan direct = planKernel(narrow, {}, Target{80});
   EXPECT_EQ(direct.family, KernelFamily::RowLookback);
   EXPECT_EQ(direct.packedLanes, 4);
   EXPECT_EQ(direct.stages, 0);
@@ -388,15 +396,16 @@ TEST(Planner, PackedLanesWithoutStages) {
   EXPECT_EQ(staged.toString(), planKernel(narrow, {}, Target{90}).toString());
 }
 
-// Look-back tiles by lanes of a few rows take shares read twice where
-// reread_shares=1 asks (not the policy's: LookbackPolicy::kRereadShares),
-// sized as held shares are, the window reaching every share of a row; not
+// Look-back tiles by lanes of a few rows take shares read twice
+// (LookbackPolicy::kRereadShares; reread_shares=0|1 tunes it), sized as
+// held shares are, the window reaching every share of a row; not
 // log-sum-exp, packed lanes, many rows, or archs with stages.
 TEST(Planner, RereadSharesOfLaneRuns) {
   const PlanTuning on = *parsePlanTuning("reread_shares=1");
   const ScanSpec oneD = mustParse("sum f32[4194304] dim=0");
-  EXPECT_EQ(planKernel(oneD, {}, Target{80}).rereadShare, 0); // the policy
-  const KernelPlan shares = planKernel(oneD, on, Target{80});
+  EXPECT_EQ(planKernel(oneD, {}, Target{80}).toString(), planKernel(oneD, on, Target{80}).toString()); // the policy
+  EXPECT_EQ(planKernel(oneD, *parsePlanTuning("reread_shares=0"), Target{80}).rereadShare, 0);
+  const KernelPlan shares = planKernel(oneD, {}, Target{80});
   EXPECT_TRUE(shares.laneRuns);
   EXPECT_EQ(shares.rereadShare, 4); // 1024 tiles of 4096 in 256 shares
   EXPECT_EQ(shares.grid, 256);
@@ -431,7 +440,7 @@ TEST(Planner, LanesOnGridWithoutStages) {
   EXPECT_TRUE(planKernel(fewRows, *parsePlanTuning("lanes_on_grid=1"), Target{80}).lanesOnGrid);
   EXPECT_FALSE(planKernel(row, *parsePlanTuning("lanes_on_grid=0"), Target{80}).lanesOnGrid);
   EXPECT_FALSE(planKernel(oneD, *parsePlanTuning("lane_runs=0"), Target{80}).lanesOnGrid);
-  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,4] dim=0"), {}, Target{80}).lanesOnGrid); // lines at a stride
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,3] dim=0"), {}, Target{80}).lanesOnGrid); // lines at a stride
   const PlanTuning on = *parsePlanTuning("lanes_on_grid=1");
   EXPECT_FALSE(planKernel(row, on, Target{90}).lanesOnGrid); // stages
   EXPECT_FALSE(planKernel(oneD, on, Target{90}).lanesOnGrid);
@@ -1322,7 +1331,8 @@ TEST(Planner, PlansFollowTheArchFamily) {
   auto planFor = [](const char *text, int sm) { return planKernel(mustParse(text), {}, Target{sm}); };
   // No bulk copies before sm_90: no stages, no edges, no shared memory
   // (only the column pipeline, by word copies from sm_80: the test above);
-  // the look-back launches a block per tile.
+  // the look-back of few rows launches a block a share of tiles, each share
+  // read twice (RereadSharesOfLaneRuns).
   for (int sm : {75, 80, 86, 89}) {
     for (const char *text : {"sum f32[32768,32768] dim=1", "sum f32[64,3001] dim=1", "sum f32[8,16777216] dim=1",
                              "sum f32[1048576,256] dim=1"}) {
@@ -1333,7 +1343,9 @@ TEST(Planner, PlansFollowTheArchFamily) {
       EXPECT_FALSE(p.evictFirst) << text << " sm_" << sm;
       EXPECT_EQ(p.pieces, 1) << text << " sm_" << sm;
     }
-    EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", sm).grid, 8 * 16777216 / 4096);
+    const KernelPlan fewRows = planFor("sum f32[8,16777216] dim=1", sm);
+    EXPECT_GT(fewRows.rereadShare, 1) << "sm_" << sm;
+    EXPECT_EQ(fewRows.grid, 8 * ((16777216 / 4096 + fewRows.rereadShare - 1) / fewRows.rereadShare)) << "sm_" << sm;
   }
   // Occupancy within the arch's threads (sm_75: 1024 an SM) and shared
   // memory (sm_120: 100 KB an SM) per SM.
@@ -1626,9 +1638,11 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
     EXPECT_EQ(p.items, ownStride ? 8 : 4) << text;
   }
   EXPECT_EQ(plan("sum f16[8388608] dim=0 strides=[2]").items, 16); // 2-byte elements: 16
-  // Narrow columns: a block per tile step of every column (lookback_lanes.cuh),
-  // the step's rows in shared memory.
-  KernelPlan two = planKernel(mustParse("sum f32[1048577,2] dim=0"), {}, Target{80}); // no bulk copies: not packed
+  // Narrow columns not packed (sm_80 packs them without stages where
+  // packed_direct=0 does not ask otherwise: PackedLanesWithoutStages): a
+  // block per tile step of every column (lookback_lanes.cuh), the step's
+  // rows in shared memory.
+  KernelPlan two = planKernel(mustParse("sum f32[1048577,2] dim=0"), *parsePlanTuning("packed_direct=0"), Target{80});
   EXPECT_EQ(two.stages, 0);
   EXPECT_EQ(two.grid, 1048576 / (512 * 4) + 1);
   EXPECT_EQ(two.sharedBytes, 2 * (2048 * 2 * 4) + 16 + 64);
@@ -1637,7 +1651,7 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
   EXPECT_EQ(seven.threads, 128);
   EXPECT_EQ(seven.sharedBytes, 2 * (512 * 7 * 8) + 16 + 64);
   EXPECT_EQ(plan("sum f32[1048576,17] dim=0").family, KernelFamily::Column);             // 17 columns
-  EXPECT_EQ(planKernel(mustParse("sum f32[1048576,2] dim=0"), {}, Target{80}).stages, 0); // no bulk copies: not packed
+  EXPECT_EQ(planKernel(mustParse("sum f32[1048576,2] dim=0"), {}, Target{80}).stages, 0); // no bulk copies: no stages
   EXPECT_EQ(plan("sum f16[1048576,32] dim=0").family, KernelFamily::Column);             // 32 columns
   EXPECT_EQ(plan("sum f32[4194304] dim=0 strides=[7]").sharedBytes, 0);                 // no lanes: at the stride
   EXPECT_EQ(plan("sum f32[1000,2] dim=0").family, KernelFamily::Column);                 // lines too short
