@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <cstring>
 #include <chrono>
 #include <thread>
@@ -335,14 +336,25 @@ TEST(Api, WorkspacesStayBoundedOverTenThousandStreams) {
     }
   };
   requests(2 * int(kMaxWorkspaces)); // the pool at its bound
-  const size_t before = freeBytes();
+  // Device memory a round of 10,000 requests took. (Free memory is the
+  // device's: another process's allocations show in it too, as when the
+  // GPU suite runs in shards at once. A leak grows in every round, so a
+  // round over the bound is measured once more: shard 2 once saw 24 MB.)
+  auto growth = [&] {
+    const size_t before = freeBytes();
+    requests(10000);
+    const size_t after = freeBytes();
+    return before > after ? before - after : 0;
+  };
   const uint64_t evictionsBefore = workspaceStats().evictions;
-  requests(10000);
-  const size_t after = freeBytes();
+  size_t grew = growth();
   const WorkspaceStats st = workspaceStats();
   EXPECT_LE(st.kept, kMaxWorkspaces);
   EXPECT_GE(st.evictions - evictionsBefore, 10000u * 2 / kMaxWorkspaces) << "a ctx sync per half pool";
-  EXPECT_LE(before > after ? before - after : 0, size_t(16) << 20) << "device memory grew over 10,000 streams";
+  constexpr size_t kBound = size_t(16) << 20;
+  if (grew > kBound)
+    grew = std::min(grew, growth());
+  EXPECT_LE(grew, kBound) << "device memory grew over 10,000 streams, in two rounds";
   VerifyReport ra = a.check(lookback), rb = b.check(pieces);
   EXPECT_TRUE(ra.ok()) << ra.firstMismatch;
   EXPECT_TRUE(rb.ok()) << rb.firstMismatch;
