@@ -315,7 +315,12 @@ void planHeldShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuni
 // and reads them again to scan them (lookback_scan_reread_shares), as held
 // shares do from their stages; the second read comes from L2 where the
 // input fits it. Shares are sized as held shares' (kSharesBlocks blocks);
-// the window reaches every share before the last of a row.
+// the window reaches every share before the last of a row. (Smaller shares
+// whose second read hits L2, blocks taking them by ticket, lost as sm_80:
+// f32[67108864] then read its input from DRAM once, not twice, yet ran
+// 1.54 of copy at 4 tiles a share, 1.91 at 2, against these shares'
+// 1.54-1.67; bf16[28053728] 1.79 -> 2.11-2.26; BENCHMARKS.md, fiftieth
+// pass.)
 void planRereadShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
                       int64_t rows, int64_t tilesPerRow) {
   using policy::LookbackPolicy;
@@ -329,6 +334,10 @@ void planRereadShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     return;
   plan.rereadShare = int(share);
   plan.grid = rows * sharesPerRow;
+  // Two blocks an SM (kSharesBlocks) leave each thread more registers than
+  // the lean look-back's three: f32[67108864]'s shares of 63 tiles spilled
+  // 32 bytes in its 40.
+  plan.minBlocksPerSm = std::clamp(int(blocks / policy::kTimedSms), 1, plan.minBlocksPerSm);
   plan.lookbackWarps = int(std::min<int64_t>(plan.threads / 32, ceilDiv(sharesPerRow, 32)));
   plan.lookbackPerLane = int(ceilDiv(sharesPerRow, 32 * int64_t(plan.lookbackWarps)));
 }

@@ -1348,9 +1348,12 @@ TEST(Planner, PlansFollowTheArchFamily) {
     EXPECT_EQ(fewRows.grid, 8 * ((16777216 / 4096 + fewRows.rereadShare - 1) / fewRows.rereadShare)) << "sm_" << sm;
   }
   // Occupancy within the arch's threads (sm_75: 1024 an SM) and shared
-  // memory (sm_120: 100 KB an SM) per SM.
-  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 75).minBlocksPerSm, 2);
-  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 80).minBlocksPerSm, 3);
+  // memory (sm_120: 100 KB an SM) per SM; re-read shares take two blocks
+  // an SM, the grid they fill.
+  const PlanTuning tileByTile = *parsePlanTuning("reread_shares=0");
+  EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), tileByTile, Target{75}).minBlocksPerSm, 2);
+  EXPECT_EQ(planKernel(mustParse("sum f32[8,16777216] dim=1"), tileByTile, Target{80}).minBlocksPerSm, 3);
+  EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 80).minBlocksPerSm, 2);
   EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 120).minBlocksPerSm, 2);
   EXPECT_EQ(planFor("sum f32[8,16777216] dim=1", 100).minBlocksPerSm, 3);
   // sm_90 and sm_100 plans differ only in the family they name.
