@@ -158,8 +158,9 @@ struct LookbackPolicy {
   static constexpr int kSharesMinTiles = 3;
   static constexpr int kSharesMaxRows = 64; // (more rows: a share would be most of a row)
   // Without stages, look-back tiles by lanes of as few rows take shares
-  // too, each read twice: once for its total, again (from L2) to scan it
-  // after one look-back over the shares before it (reread_shares). As
+  // too, each read twice: once for its total, again to scan it after one
+  // look-back over the shares before it (reread_shares; the second read
+  // comes from L2 where the input fits it, else from DRAM: 1.5 copies). As
   // sm_80 on an H200, x copy, a tile's look-back / shares read twice:
   // f32[16777216] 2.03 / 1.60, f32[67108864] 2.92 / 1.54, f32[16,4194304]
   // 2.93 / 1.67, bf16[28053728] 2.60 / 1.83, prod f64[8388608] 1.83 / 1.70,
