@@ -266,10 +266,11 @@ __device__ __forceinline__ void lift_run(const typename P::In (&raw)[N], const t
   for (int j = 0; j < N; ++j) {
     if constexpr (P::kMask && sizeof(typename MaskItemOf<P>::type) > 1) {
       x[j] = lift_masked<typename P::Op, typename P::Acc>(first + j < valid, raw[j], keep[j]);
-    } else if constexpr (sizeof(typename MaskItemOf<P>::type) > 1) { // (unmasked packed items)
-      x[j] = first + j < valid ? Convert<typename P::In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
     } else {
-      const bool use = first + j < valid && (!P::kMask || keep[j] != 0);
+      // (keep[j] is a byte here only where there is a mask.)
+      bool use = first + j < valid;
+      if constexpr (P::kMask)
+        use = use && keep[j] != 0;
       x[j] = use ? Convert<typename P::In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
     }
   }
