@@ -589,16 +589,30 @@ bool twoByteInWordAccumulators(const ScanSpec &spec) {
   return dtypeSize(spec.in) == 2 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
 }
 
+// Wide groups packed without stages (kPackedWithoutStagesWideInBytes):
+// over kPackedWithoutStagesGroupBytes of 4-byte accumulators, of 4-byte
+// elements (at most kPackedWithoutStagesWideInBytes of them a group) or of
+// bytes a whole 16-byte word a group, unmasked (max u8 x 16's mask items
+// spilled 184-284 stores).
+bool packedWithoutStagesWide(const ScanSpec &spec, int64_t lanes) {
+  const int64_t inBytes = dtypeSize(spec.in), groupInBytes = lanes * inBytes;
+  const bool elements = inBytes == 4 ? groupInBytes <= policy::ColumnPolicy::kPackedWithoutStagesWideInBytes
+                                     : inBytes == 1 && groupInBytes == 16;
+  return !spec.mask && elements && dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
+         packedGroupBytes(spec, lanes) > policy::ColumnPolicy::kPackedWithoutStagesGroupBytes;
+}
+
 // Whether narrow columns pack without stages by the policy
 // (ColumnPolicy::kPackedWithoutStages): lanes a power of two, whose items
 // load as words, in groups of at most kPackedWithoutStagesGroupBytes of
-// accumulators (twice that for 2-byte elements in 4-byte accumulators).
+// accumulators (twice that for 2-byte elements in 4-byte accumulators), or
+// wide ones (packedWithoutStagesWide).
 bool packedWithoutStagesPays(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t lanes = scanLanes(spec, g);
   const int64_t maxBytes = policy::ColumnPolicy::kPackedWithoutStagesGroupBytes *
                            (twoByteInWordAccumulators(spec) ? 2 : 1);
   return policy::ColumnPolicy::kPackedWithoutStages && llvm::isPowerOf2_64(uint64_t(lanes)) &&
-         packedGroupBytes(spec, lanes) <= maxBytes;
+         (packedGroupBytes(spec, lanes) <= maxBytes || packedWithoutStagesWide(spec, lanes));
 }
 
 // Byte elements in and out: lane threads' words of them are 4 bytes, half
@@ -707,9 +721,14 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
           : 0;
   if (directPacked > 1) {
     plan.packedLanes = int(directPacked);
-    const int packedThreads = pick(tuning.threads, packedLanesThreads(spec, directPacked, threads));
-    planLookback(arch, spec, tuning, plan, rows / directPacked, packedThreads,
-                 pick(tuning.items, packedLanesItems(spec, packedThreads, directPacked)));
+    const bool wide = packedWithoutStagesWide(spec, directPacked);
+    const int wideThreads = dtypeSize(spec.in) == 1 && !spec.exclusive
+                                ? policy::ColumnPolicy::kPackedWithoutStagesWideByteThreads
+                                : policy::ColumnPolicy::kPackedWithoutStagesWideThreads;
+    const int packedThreads = pick(tuning.threads, wide ? wideThreads : packedLanesThreads(spec, directPacked, threads));
+    const int packedItems = wide ? policy::ColumnPolicy::kPackedWithoutStagesWideTileItems / packedThreads
+                                 : packedLanesItems(spec, packedThreads, directPacked);
+    planLookback(arch, spec, tuning, plan, rows / directPacked, packedThreads, pick(tuning.items, packedItems));
     if (plan.laneRuns && (plan.lanesOnGrid || !spec.mask))
       return true;
     plan.packedLanes = 0;

@@ -27,6 +27,20 @@ __device__ __forceinline__ Acc lift_masked(bool in_tile, In raw, u8 keep) {
   return in_tile && keep != 0 ? Convert<In>::template load<Acc>(raw) : Op::identity();
 }
 
+// Items of several members (packed lanes' Lanes<T, C>, which name their
+// member type Value): a warp's run of them leaves shared memory member by
+// member across the lanes (copy_member_run_by_lanes).
+// (A function, not a static member: NVRTC emits those as globals.)
+template <class T, class = void> struct ItemMembers {
+  typedef T Member;
+};
+template <class T> struct ItemMembers<T, typename AlwaysVoid<typename T::Value>::type> {
+  typedef typename T::Value Member;
+};
+template <class T> __device__ constexpr int item_members() {
+  return int(sizeof(T) / sizeof(typename ItemMembers<T>::Member));
+}
+
 template <class T, int N, long long kStride, class Index>
 __device__ __forceinline__ void load_run(const T *p, Index valid, T (&v)[N]) {
   if (kStride == 1 && valid >= N && VectorAccess<T, N>::is_aligned(p)) {
@@ -169,6 +183,36 @@ __device__ __forceinline__ void copy_run_by_lane_words(Out *dst, const Out *src,
   }
 }
 
+// Slots [lo, hi) of a run of items of several members in shared memory
+// (`src`, 16-byte aligned at slot 0) to `dst`: by 16-byte words across the
+// lanes where the items are whole words and `dst` lies on their grid, else
+// member by member, so that each store instruction is 32 consecutive words
+// or members. An item a lane stored its members 32 or 64 bytes apart, each
+// instruction a sector a lane (max f32[2097152,8] dim=0 as sm_80: 8x the
+// store sectors, L2-bound from 8M rows).
+template <class Out>
+__device__ __forceinline__ void copy_member_run_by_lanes(Out *dst, const Out *src, int lo, int hi) {
+  typedef typename ItemMembers<Out>::Member Member;
+  constexpr int kMembers = item_members<Out>();
+  const int lane = int(threadIdx.x & 31);
+  if constexpr (int(sizeof(Out)) % 16 == 0) {
+    if ((reinterpret_cast<u64>(dst) & 15u) == 0) {
+      constexpr int kWords = int(sizeof(Out)) / 16;
+      const uint4 *from = reinterpret_cast<const uint4 *>(src);
+      uint4 *to = reinterpret_cast<uint4 *>(dst);
+#pragma unroll 1
+      for (int w = lo * kWords + lane; w < hi * kWords; w += 32)
+        __stwb(to + w, from[w]);
+      return;
+    }
+  }
+  const Member *from = reinterpret_cast<const Member *>(src);
+  Member *to = reinterpret_cast<Member *>(dst);
+#pragma unroll 1
+  for (int m = lo * kMembers + lane; m < hi * kMembers; m += 32)
+    to[m] = from[m];
+}
+
 // Slots [lo, hi) of a warp's run of 32 x N elements in `scratch` (16-byte
 // aligned) to `out`, slot 0's element: store_converted_warp_run's second
 // half (below).
@@ -191,6 +235,8 @@ __device__ __forceinline__ void copy_warp_run(typename P::Out *out, int lo, int 
   }
   if constexpr (copies_runs_by_lane_words<Out>() && kRun * sizeof(Out) % 16 == 0) // (readable to the word past it)
     copy_run_by_lane_words(out, scratch, max(0, lo), min(kRun, hi));
+  else if constexpr (item_members<Out>() > 1)
+    copy_member_run_by_lanes(out, scratch, max(0, lo), min(kRun, hi));
   else
     copy_run_by_lanes<N>(out, scratch, 0, lo, hi);
 }
@@ -223,7 +269,7 @@ __device__ __forceinline__ void store_converted_warp_run(typename P::Out *out, i
 template <class T, int N, class Index>
 __device__ __forceinline__ void load_warp_run_striped(const T *p, Index valid, T (&v)[N]) {
   const int lane = int(threadIdx.x & 31);
-  if constexpr (moves_as_word<T>()) { // (packed lanes' items: a word each where they lie on its grid)
+  if constexpr (moves_as_word<T>()) { // (packed lanes' items: by words where they lie on their grid)
     if (ItemWord<T>::is_aligned(p)) {
 #pragma unroll
       for (int m = 0; m < N; ++m)

@@ -19,26 +19,45 @@ __host__ __device__ constexpr int vector_bytes_for(int bytes) {
   return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : bytes % 2 == 0 ? 2 : 1;
 }
 
-// Items of a word's size but aligned to less (packed lanes' items: Lanes<u8,
-// 16>, Lanes<f32, 4>): moved as one word where their address allows it,
-// instead of an access a member.
+// Items of a word's size, or of several 16-byte words, but aligned to less
+// (packed lanes' items: Lanes<u8, 16>, Lanes<f32, 4>, Lanes<f32, 8>):
+// moved as words where their address is on the words' grid, instead of an
+// access a member (Lanes<f32, 8>: 8 ld.global.f32 or st.global.f32 a lane,
+// the lanes 32 bytes apart).
 template <class T> __device__ constexpr bool moves_as_word() {
-  return alignof(T) < sizeof(T) && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
+  return alignof(T) < sizeof(T) && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) % 16 == 0);
 }
 template <class T> struct ItemWord {
-  static_assert(moves_as_word<T>(), "an item of a word's size");
-  typedef typename VectorWord<int(sizeof(T))>::type Word;
-  static __device__ __forceinline__ bool is_aligned(const void *p) { return reinterpret_cast<u64>(p) % sizeof(T) == 0; }
+  static_assert(moves_as_word<T>(), "an item of a word's size or of whole words");
+  enum : int { kBytes = sizeof(T) < 16 ? int(sizeof(T)) : 16, kWords = int(sizeof(T)) / kBytes }; // (no globals)
+  typedef typename VectorWord<kBytes>::type Word;
+  static __device__ __forceinline__ bool is_aligned(const void *p) { return reinterpret_cast<u64>(p) % kBytes == 0; }
   static __device__ __forceinline__ T load(const T *p) {
-    const Word w = *reinterpret_cast<const Word *>(p);
     T v;
-    memcpy(&v, &w, sizeof(T));
+    if constexpr (kWords == 1) { // (one value, as before: the array form changed packed kernels' code)
+      const Word w = *reinterpret_cast<const Word *>(p);
+      memcpy(&v, &w, sizeof(T));
+    } else {
+      Word w[kWords];
+#pragma unroll
+      for (int i = 0; i < kWords; ++i)
+        w[i] = reinterpret_cast<const Word *>(p)[i];
+      memcpy(&v, w, sizeof(T));
+    }
     return v;
   }
   static __device__ __forceinline__ void store(T *p, const T &v) {
-    Word w;
-    memcpy(&w, &v, sizeof(T));
-    *reinterpret_cast<Word *>(p) = w;
+    if constexpr (kWords == 1) {
+      Word w;
+      memcpy(&w, &v, sizeof(T));
+      *reinterpret_cast<Word *>(p) = w;
+    } else {
+      Word w[kWords];
+      memcpy(w, &v, sizeof(T));
+#pragma unroll
+      for (int i = 0; i < kWords; ++i)
+        reinterpret_cast<Word *>(p)[i] = w[i];
+    }
   }
 };
 

@@ -538,7 +538,8 @@ TEST(Edges, LookbackLaneRunsOfSm80) {
 // Without stages, narrow columns packed as Lanes items whose warp runs (and
 // their masks' items) load and store by lanes (packed_direct=1 packs every
 // group here; the policy, ColumnPolicy::kPackedWithoutStages, a power of
-// two of lanes in groups of up to 16 bytes). sm_80's plans and code run
+// two of lanes in groups of up to 16 bytes, and unmasked wider ones of
+// 4-byte accumulators in tiles of 1024 items). sm_80's plans and code run
 // here from their PTX: 2 to 16 lanes (16 published in two parts) of every
 // element size, an outer line dim, every op but log-sum-exp, masks, both
 // directions, exclusive, i64 results, on the grid and off it; a masked one
@@ -550,7 +551,8 @@ TEST(Edges, PackedLanesWithoutStagesOfSm80) {
       "min i8[300001,8] dim=0 reverse mask", "sum i32[500001,4] dim=0",
       "sum f16[700001,4] dim=0 reverse exclusive mask", "max bf16[400001,8] dim=0",
       "sum f32[150001,16] dim=0 mask",      "min f32[300001,6] dim=0",
-      "max u8[200003,16] dim=0 mask reverse",
+      "max u8[200003,16] dim=0 mask reverse", "sum f32[300001,8] dim=0 reverse",
+      "max i32[200001,8] dim=0 exclusive",    "min i8[4,100003,16] dim=1 reverse",
   };
   ScopedTuning tune("packed_direct=1");
   for (const std::string &text : specs) {

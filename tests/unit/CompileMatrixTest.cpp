@@ -364,7 +364,7 @@ TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
 }
 
 // The tunings archs without stages sweep (packed narrow columns, masked and
-// not, of bytes and of 16 lanes; shares read twice, their runs by lanes or
+// not, of bytes and of 16 lanes, wide groups' tiles; shares read twice, their runs by lanes or
 // not; runs on the grid by lanes in rows and look-back tiles) compile
 // without spills for sm_80 and sm_75: their GPU tests run sm_80's code, and
 // a compile error in a knob's path would otherwise wait for a GPU.
@@ -378,6 +378,9 @@ TEST(CompileMatrix, OlderArchTuningsCompileWithoutSpills) {
       {"packed_direct=1", "sum f16[8388607,4] dim=0 mask"},
       {"packed_direct=1", "max u8[200003,16] dim=0 mask reverse"},
       {"packed_direct=1", "sum f32[150001,16] dim=0 mask"},
+      {"packed_direct=1", "sum f32[2097152,8] dim=0 reverse"},       // (wide groups: tiles of 1024 items)
+      {"packed_direct=1", "min i8[1048576,16] dim=0 reverse exclusive"},
+      {"packed_direct=1", "max i32[262144,8] dim=0 exclusive"},
       {"reread_shares=1", "sum f32[4194304] dim=0"},
       {"reread_shares=1", "max bf16[4,1000003] dim=1 mask reverse"},
       {"reread_shares=1,lanes_on_grid=0", "prod f64[2097152] dim=0 mask"},

@@ -366,7 +366,9 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
 // Without stages, narrow columns pack as Lanes items by lane runs: by the
 // policy (ColumnPolicy::kPackedWithoutStages) a power of two of lanes in
 // groups of at most 16 bytes of accumulators (32 for 2-byte elements in
-// 4-byte ones); any packable group where packed_direct=1 asks. Masked ones
+// 4-byte ones), or unmasked wider groups of 4-byte accumulators (of at
+// most 32 bytes of 4-byte elements, or 16 of bytes) in tiles of 1024 items;
+// any packable group where packed_direct=1 asks. Masked ones
 // only where every run goes by lanes (lanes_on_grid); archs with stages
 // keep their plans.
 TEST(Planner, PackedLanesWithoutStages) {
@@ -375,8 +377,17 @@ TEST(Planner, PackedLanesWithoutStages) {
   EXPECT_EQ(planKernel(narrow, {}, Target{80}).toString(), planKernel(narrow, on, Target{80}).toString());
   EXPECT_EQ(planKernel(narrow, off, Target{80}).packedLanes, 0);
   EXPECT_EQ(planKernel(mustParse("sum f16[2097152,8] dim=0"), {}, Target{86}).packedLanes, 8);   // 32 bytes of f32
-  EXPECT_EQ(planKernel(mustParse("sum f32[2097152,8] dim=0"), {}, Target{80}).packedLanes, 0);   // 32 bytes
-  EXPECT_EQ(planKernel(mustParse("max u8[4194304,8] dim=0"), {}, Target{80}).packedLanes, 0);    // 32 bytes of i32
+  const KernelPlan wide = planKernel(mustParse("sum f32[2097152,8] dim=0"), {}, Target{80}); // 32 bytes
+  EXPECT_EQ(wide.packedLanes, 8);
+  EXPECT_EQ(wide.threads * wide.items, 1024);
+  const KernelPlan bytes = planKernel(mustParse("max u8[1048576,16] dim=0"), {}, Target{75}); // 64 bytes of i32
+  EXPECT_EQ(bytes.packedLanes, 16);
+  EXPECT_EQ(bytes.threads * bytes.items, 1024);
+  EXPECT_EQ(planKernel(mustParse("max u8[1048576,16] dim=0 mask"), {}, Target{80}).packedLanes, 0); // masked
+  EXPECT_EQ(planKernel(mustParse("max u8[4194304,8] dim=0"), {}, Target{80}).packedLanes, 0);       // 8 bytes in
+  EXPECT_EQ(planKernel(mustParse("sum f32[1048576,16] dim=0"), {}, Target{80}).packedLanes, 0);     // 64 bytes in
+  EXPECT_EQ(planKernel(mustParse("sum f64[2097152,4] dim=0"), {}, Target{80}).packedLanes, 0);      // 8-byte sums
+  EXPECT_EQ(planKernel(mustParse("sum f16[1048576,16] dim=0"), {}, Target{80}).packedLanes, 0);     // 64 bytes of f32
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304,3] dim=0"), {}, Target{80}).packedLanes, 0);   // no word
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304,3] dim=0"), on, Target{80}).packedLanes, 3);
   const KernelPlan direct = planKernel(narrow, {}, Target{80});
