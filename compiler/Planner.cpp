@@ -589,17 +589,30 @@ bool twoByteInWordAccumulators(const ScanSpec &spec) {
   return dtypeSize(spec.in) == 2 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
 }
 
-// Wide groups packed without stages (kPackedWithoutStagesWideInBytes):
-// over kPackedWithoutStagesGroupBytes of 4-byte accumulators, of 4-byte
-// elements (at most kPackedWithoutStagesWideInBytes of them a group) or of
-// bytes a whole 16-byte word a group, unmasked (max u8 x 16's mask items
-// spilled 184-284 stores).
+// Wide groups packed without stages (ColumnPolicy::kPackedWithoutStagesWide*):
+// unmasked groups of over kPackedWithoutStagesGroupBytes of 4-byte
+// accumulators, of 4-byte elements, or of 16 narrower ones (max u8 x 8
+// left unpacked; 2-byte x 8 fits the narrow groups' budget). Masked ones'
+// items spilled 184-284 stores (max u8 x 16).
 bool packedWithoutStagesWide(const ScanSpec &spec, int64_t lanes) {
-  const int64_t inBytes = dtypeSize(spec.in), groupInBytes = lanes * inBytes;
-  const bool elements = inBytes == 4 ? groupInBytes <= policy::ColumnPolicy::kPackedWithoutStagesWideInBytes
-                                     : inBytes == 1 && groupInBytes == 16;
-  return !spec.mask && elements && dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
+  return !spec.mask && dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
+         (dtypeSize(spec.in) == 4 || lanes == policy::ColumnPolicy::kMaxLanes) &&
          packedGroupBytes(spec, lanes) > policy::ColumnPolicy::kPackedWithoutStagesGroupBytes;
+}
+
+// A wide group's block (packedWithoutStagesWide): kPackedWithoutStagesWideAccBytes
+// of accumulators a thread, in blocks of kPackedWithoutStagesWideThreads for
+// 4-byte elements and kPackedWithoutStagesWideNarrowThreads for narrower
+// ones, but where those spilled at their 128 registers (narrower integers'
+// exclusive scans: 4-16 stores; f16 sums and products for sm_75, which has
+// no cp.async: 8): blocks of kPackedWithoutStagesWideThreads, twice the items.
+void packedWithoutStagesWideBlock(const ArchPolicy &arch, const ScanSpec &spec, int64_t lanes, int &threads,
+                                  int &items) {
+  const bool narrow = dtypeSize(spec.in) < 4;
+  const bool spills = narrow && ((spec.exclusive && isIntegral(spec.in)) || (!arch.asyncCopy && dtypeSize(spec.in) == 2));
+  threads = narrow && !spills ? policy::ColumnPolicy::kPackedWithoutStagesWideNarrowThreads
+                              : policy::ColumnPolicy::kPackedWithoutStagesWideThreads;
+  items = int(policy::ColumnPolicy::kPackedWithoutStagesWideAccBytes / packedGroupBytes(spec, lanes)) * (spills ? 2 : 1);
 }
 
 // Whether narrow columns pack without stages by the policy
@@ -611,8 +624,10 @@ bool packedWithoutStagesPays(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t lanes = scanLanes(spec, g);
   const int64_t maxBytes = policy::ColumnPolicy::kPackedWithoutStagesGroupBytes *
                            (twoByteInWordAccumulators(spec) ? 2 : 1);
+  const bool sixteenWide = dtypeSize(spec.in) == 2 || (dtypeSize(spec.in) == 4 && lanes == policy::ColumnPolicy::kMaxLanes);
   return policy::ColumnPolicy::kPackedWithoutStages && llvm::isPowerOf2_64(uint64_t(lanes)) &&
-         (packedGroupBytes(spec, lanes) <= maxBytes || packedWithoutStagesWide(spec, lanes));
+         (packedGroupBytes(spec, lanes) <= maxBytes ||
+          (packedWithoutStagesWide(spec, lanes) && (!sixteenWide || policy::ColumnPolicy::kPackedWithoutStagesWideSixteen)));
 }
 
 // Byte elements in and out: lane threads' words of them are 4 bytes, half
@@ -721,13 +736,14 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
           : 0;
   if (directPacked > 1) {
     plan.packedLanes = int(directPacked);
-    const bool wide = packedWithoutStagesWide(spec, directPacked);
-    const int wideThreads = dtypeSize(spec.in) == 1 && !spec.exclusive
-                                ? policy::ColumnPolicy::kPackedWithoutStagesWideByteThreads
-                                : policy::ColumnPolicy::kPackedWithoutStagesWideThreads;
-    const int packedThreads = pick(tuning.threads, wide ? wideThreads : packedLanesThreads(spec, directPacked, threads));
-    const int packedItems = wide ? policy::ColumnPolicy::kPackedWithoutStagesWideTileItems / packedThreads
-                                 : packedLanesItems(spec, packedThreads, directPacked);
+    int packedThreads, packedItems;
+    if (packedWithoutStagesWide(spec, directPacked)) {
+      packedWithoutStagesWideBlock(arch, spec, directPacked, packedThreads, packedItems);
+      packedThreads = pick(tuning.threads, packedThreads);
+    } else {
+      packedThreads = pick(tuning.threads, packedLanesThreads(spec, directPacked, threads));
+      packedItems = packedLanesItems(spec, packedThreads, directPacked);
+    }
     planLookback(arch, spec, tuning, plan, rows / directPacked, packedThreads, pick(tuning.items, packedItems));
     if (plan.laneRuns && (plan.lanesOnGrid || !spec.mask))
       return true;

@@ -439,25 +439,32 @@ struct ColumnPolicy {
   static constexpr bool kPackedWithoutStages = true;
   static constexpr int kPackedWithoutStagesGroupBytes = 16;
   // Wider groups of 4-byte accumulators are packed too, unmasked: of 4-byte
-  // elements, at most kPackedWithoutStagesWideInBytes of them a group, and
-  // of byte elements a 16-byte word a group (max u8 x 8 won 5% at 4M rows
-  // and lost 8-16% at 16M: left unpacked), in tiles of
-  // kPackedWithoutStagesWideTileItems items: 256 threads of 4 for bytes,
-  // else 128 of 8 (and for exclusive bytes, which spilled 4-8 stores at
-  // 256's 128 registers). The losses above were tiles of 1-2 items a
-  // thread, and items of 32 bytes that left member by member (8 store
-  // sectors for 1; copy_member_run_by_lanes). As sm_80, x copy, unpacked /
-  // packed: f32[1048576,8] 6.54 / 3.22, f32[2097152,8] 5.99 / 3.63,
-  // f32[16777216,8] 6.65 / 6.37, max f32[8388608,8] reverse 6.86 / 4.01,
-  // f32[1048575,8] @1 5.85 / 3.36, max i32[8388608,8] 6.64 / 5.81, max
-  // u8[1048576,16] 14.17 / 7.16, max u8[4194304,16] exclusive 13.67 / 9.74;
-  // sm_75 alike. Lost at every tile tried: f32 x 16 (64 bytes in; 7.06 /
-  // 9.3-14.1), f64 x 4 and x 8 (4.01 / 4.7-9.8, 4.97 / 6.6-11.6), f16 x 16
-  // (10.94 / 12.0-19.5; BENCHMARKS.md, fifty-first pass).
-  static constexpr int kPackedWithoutStagesWideInBytes = 32;
-  static constexpr int kPackedWithoutStagesWideTileItems = 1024;
-  static constexpr int kPackedWithoutStagesWideByteThreads = 256;
+  // elements (8 or 16), and of 16 narrower ones (max u8 x 8 won 5% at 4M
+  // rows and lost 8-16% at 16M: left unpacked), kPackedWithoutStagesWideAccBytes
+  // of accumulators a thread, in blocks of 128 for 4-byte elements, 256
+  // for narrower ones (128 with twice the items where those spilled 4-16
+  // stores: narrower integers' exclusive scans, and f16 for sm_75). The
+  // losses above were tiles of 1-2 items a thread, and items of 32 bytes
+  // or more that left member by member (8 store sectors for 1;
+  // copy_member_run_by_lanes). As sm_80, x copy, unpacked / packed:
+  // f32[1048576,8] 6.54 / 3.22, f32[2097152,8] 5.99 / 3.63, f32[16777216,8]
+  // 6.65 / 6.37, max f32[8388608,8] reverse 6.86 / 4.01, f32[1048575,8] @1
+  // 5.85 / 3.36, max i32[8388608,8] 6.64 / 5.81; f32[1048576,16] 7.32 /
+  // 6.06, max f32[1048576,16] reverse 7.98 / 4.30, f32[16777216,16] 8.22 /
+  // 8.12; f16[1048576,16] 10.51 / 3.82, f16[4194304,16] 11.74 / 5.42, max
+  // bf16[2097152,16] reverse 12.00 / 3.98, prod f16[1048575,16] exclusive
+  // 9.60 / 3.46; max u8[1048576,16] 14.17 / 7.16, max u8[4194304,16]
+  // exclusive 13.67 / 9.74; sm_75 alike (BENCHMARKS.md, fifty-first pass).
+  // f64 groups stay unpacked: f64 x 4 won at 2M rows and lost at 8M (4.14
+  // / 3.64, 4.21 / 4.50), f64 x 8 lost (4.98 / 5.9-8.8).
+  // (Of these, 16 lanes of 2- or 4-byte elements, f32 x 16 and f16 x 16,
+  // are the policy's only with kPackedWithoutStagesWideSixteen: timed, but
+  // their blocks have not yet run in the GPU tests. Turn it on once
+  // Edges.PackedLanesWithoutStagesOfSm80, which packs them, passes.)
+  static constexpr bool kPackedWithoutStagesWideSixteen = false;
+  static constexpr int kPackedWithoutStagesWideAccBytes = 256;
   static constexpr int kPackedWithoutStagesWideThreads = 128;
+  static constexpr int kPackedWithoutStagesWideNarrowThreads = 256;
   // Groups of more, up to this many bytes of accumulators, in whole parts
   // of kMaxPackedBytes (f32 x 16, max u8 x 16 in i32, f64 x 8), are packed
   // where lane threads scan them: the look-back publishes each part apart

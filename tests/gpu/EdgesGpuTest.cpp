@@ -539,7 +539,7 @@ TEST(Edges, LookbackLaneRunsOfSm80) {
 // their masks' items) load and store by lanes (packed_direct=1 packs every
 // group here; the policy, ColumnPolicy::kPackedWithoutStages, a power of
 // two of lanes in groups of up to 16 bytes, and unmasked wider ones of
-// 4-byte accumulators in tiles of 1024 items). sm_80's plans and code run
+// 4-byte accumulators in tiles of their own). sm_80's plans and code run
 // here from their PTX: 2 to 16 lanes (16 published in two parts) of every
 // element size, an outer line dim, every op but log-sum-exp, masks, both
 // directions, exclusive, i64 results, on the grid and off it; a masked one
@@ -553,6 +553,8 @@ TEST(Edges, PackedLanesWithoutStagesOfSm80) {
       "sum f32[150001,16] dim=0 mask",      "min f32[300001,6] dim=0",
       "max u8[200003,16] dim=0 mask reverse", "sum f32[300001,8] dim=0 reverse",
       "max i32[200001,8] dim=0 exclusive",    "min i8[4,100003,16] dim=1 reverse",
+      "sum f16[300001,16] dim=0 reverse",      "max f32[100003,16] dim=0 exclusive",
+      "min i16[100001,16] dim=0 exclusive",
   };
   ScopedTuning tune("packed_direct=1");
   for (const std::string &text : specs) {

@@ -381,6 +381,9 @@ TEST(CompileMatrix, OlderArchTuningsCompileWithoutSpills) {
       {"packed_direct=1", "sum f32[2097152,8] dim=0 reverse"},       // (wide groups: tiles of 1024 items)
       {"packed_direct=1", "min i8[1048576,16] dim=0 reverse exclusive"},
       {"packed_direct=1", "max i32[262144,8] dim=0 exclusive"},
+      {"packed_direct=1", "sum f16[1048576,16] dim=0"},
+      {"packed_direct=1", "min i16[262144,16] dim=0 exclusive"},
+      {"packed_direct=1", "prod f32[262144,16] dim=0 reverse"},
       {"reread_shares=1", "sum f32[4194304] dim=0"},
       {"reread_shares=1", "max bf16[4,1000003] dim=1 mask reverse"},
       {"reread_shares=1,lanes_on_grid=0", "prod f64[2097152] dim=0 mask"},

@@ -2,6 +2,7 @@
 #include "TestSpecs.h"
 
 #include "compiler/Planner.h"
+#include "compiler/PlannerPolicy.h"
 
 #include <tuple>
 
@@ -366,9 +367,9 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
 // Without stages, narrow columns pack as Lanes items by lane runs: by the
 // policy (ColumnPolicy::kPackedWithoutStages) a power of two of lanes in
 // groups of at most 16 bytes of accumulators (32 for 2-byte elements in
-// 4-byte ones), or unmasked wider groups of 4-byte accumulators (of at
-// most 32 bytes of 4-byte elements, or 16 of bytes) in tiles of 1024 items;
-// any packable group where packed_direct=1 asks. Masked ones
+// 4-byte ones), or unmasked wider groups of 4-byte accumulators (of 4-byte
+// elements, or 16 narrower ones) with 256 bytes of them a thread; any
+// packable group where packed_direct=1 asks. Masked ones
 // only where every run goes by lanes (lanes_on_grid); archs with stages
 // keep their plans.
 TEST(Planner, PackedLanesWithoutStages) {
@@ -385,9 +386,20 @@ TEST(Planner, PackedLanesWithoutStages) {
   EXPECT_EQ(bytes.threads * bytes.items, 1024);
   EXPECT_EQ(planKernel(mustParse("max u8[1048576,16] dim=0 mask"), {}, Target{80}).packedLanes, 0); // masked
   EXPECT_EQ(planKernel(mustParse("max u8[4194304,8] dim=0"), {}, Target{80}).packedLanes, 0);       // 8 bytes in
-  EXPECT_EQ(planKernel(mustParse("sum f32[1048576,16] dim=0"), {}, Target{80}).packedLanes, 0);     // 64 bytes in
-  EXPECT_EQ(planKernel(mustParse("sum f64[2097152,4] dim=0"), {}, Target{80}).packedLanes, 0);      // 8-byte sums
-  EXPECT_EQ(planKernel(mustParse("sum f16[1048576,16] dim=0"), {}, Target{80}).packedLanes, 0);     // 64 bytes of f32
+  // (16 lanes of 2- or 4-byte elements: the policy's with kPackedWithoutStagesWideSixteen.)
+  const bool sixteenByPolicy = policy::ColumnPolicy::kPackedWithoutStagesWideSixteen;
+  EXPECT_EQ(planKernel(mustParse("sum f32[1048576,16] dim=0"), {}, Target{80}).packedLanes, sixteenByPolicy ? 16 : 0);
+  EXPECT_EQ(planKernel(mustParse("sum f16[1048576,16] dim=0"), {}, Target{80}).packedLanes, sixteenByPolicy ? 16 : 0);
+  const KernelPlan sixteen = planKernel(mustParse("sum f32[1048576,16] dim=0"), on, Target{80}); // 64 bytes
+  EXPECT_EQ(sixteen.packedLanes, 16);
+  EXPECT_EQ(sixteen.threads * sixteen.items, 512);
+  const KernelPlan halves = planKernel(mustParse("sum f16[1048576,16] dim=0"), on, Target{80}); // 64 bytes of f32
+  EXPECT_EQ(halves.packedLanes, 16);
+  EXPECT_EQ(halves.threads, 256);
+  const KernelPlan halvesOf75 = planKernel(mustParse("sum f16[1048576,16] dim=0"), on, Target{75});
+  EXPECT_EQ(halvesOf75.threads, 128); // (in blocks of 256 they spilled for sm_75)
+  EXPECT_EQ(halvesOf75.threads * halvesOf75.items, 1024);
+  EXPECT_EQ(planKernel(mustParse("sum f64[2097152,4] dim=0"), {}, Target{80}).packedLanes, 0); // 8-byte sums
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304,3] dim=0"), {}, Target{80}).packedLanes, 0);   // no word
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304,3] dim=0"), on, Target{80}).packedLanes, 3);
   const KernelPlan direct = planKernel(narrow, {}, Target{80});
