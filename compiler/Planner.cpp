@@ -624,7 +624,7 @@ bool packedWithoutStagesPays(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t lanes = scanLanes(spec, g);
   const int64_t maxBytes = policy::ColumnPolicy::kPackedWithoutStagesGroupBytes *
                            (twoByteInWordAccumulators(spec) ? 2 : 1);
-  const bool sixteenWide = dtypeSize(spec.in) == 2 || (dtypeSize(spec.in) == 4 && lanes == policy::ColumnPolicy::kMaxLanes);
+  const bool sixteenWide = lanes == policy::ColumnPolicy::kMaxLanes && dtypeSize(spec.in) > 1; // (f32 x 16, f16 x 16)
   return policy::ColumnPolicy::kPackedWithoutStages && llvm::isPowerOf2_64(uint64_t(lanes)) &&
          (packedGroupBytes(spec, lanes) <= maxBytes ||
           (packedWithoutStagesWide(spec, lanes) && (!sixteenWide || policy::ColumnPolicy::kPackedWithoutStagesWideSixteen)));
