@@ -608,11 +608,13 @@ bool packedWithoutStagesWide(const ScanSpec &spec, int64_t lanes) {
 // no cp.async: 8): blocks of kPackedWithoutStagesWideThreads, twice the items.
 void packedWithoutStagesWideBlock(const ArchPolicy &arch, const ScanSpec &spec, int64_t lanes, int &threads,
                                   int &items) {
+  using policy::ColumnPolicy;
   const bool narrow = dtypeSize(spec.in) < 4;
-  const bool spills = narrow && ((spec.exclusive && isIntegral(spec.in)) || (!arch.asyncCopy && dtypeSize(spec.in) == 2));
-  threads = narrow && !spills ? policy::ColumnPolicy::kPackedWithoutStagesWideNarrowThreads
-                              : policy::ColumnPolicy::kPackedWithoutStagesWideThreads;
-  items = int(policy::ColumnPolicy::kPackedWithoutStagesWideAccBytes / packedGroupBytes(spec, lanes)) * (spills ? 2 : 1);
+  const bool narrowSpills = (spec.exclusive && isIntegral(spec.in)) || (!arch.asyncCopy && dtypeSize(spec.in) == 2);
+  const bool spills = narrow && narrowSpills;
+  threads = narrow && !spills ? ColumnPolicy::kPackedWithoutStagesWideNarrowThreads
+                              : ColumnPolicy::kPackedWithoutStagesWideThreads;
+  items = int(ColumnPolicy::kPackedWithoutStagesWideAccBytes / packedGroupBytes(spec, lanes)) * (spills ? 2 : 1);
 }
 
 // Whether narrow columns pack without stages by the policy
@@ -621,13 +623,17 @@ void packedWithoutStagesWideBlock(const ArchPolicy &arch, const ScanSpec &spec, 
 // accumulators (twice that for 2-byte elements in 4-byte accumulators), or
 // wide ones (packedWithoutStagesWide).
 bool packedWithoutStagesPays(const ScanSpec &spec, const ScanGeometry &g) {
+  using policy::ColumnPolicy;
   const int64_t lanes = scanLanes(spec, g);
-  const int64_t maxBytes = policy::ColumnPolicy::kPackedWithoutStagesGroupBytes *
-                           (twoByteInWordAccumulators(spec) ? 2 : 1);
-  const bool sixteenWide = lanes == policy::ColumnPolicy::kMaxLanes && dtypeSize(spec.in) > 1; // (f32 x 16, f16 x 16)
-  return policy::ColumnPolicy::kPackedWithoutStages && llvm::isPowerOf2_64(uint64_t(lanes)) &&
-         (packedGroupBytes(spec, lanes) <= maxBytes ||
-          (packedWithoutStagesWide(spec, lanes) && (!sixteenWide || policy::ColumnPolicy::kPackedWithoutStagesWideSixteen)));
+  if (!ColumnPolicy::kPackedWithoutStages || !llvm::isPowerOf2_64(uint64_t(lanes)))
+    return false;
+  const int64_t maxBytes = ColumnPolicy::kPackedWithoutStagesGroupBytes * (twoByteInWordAccumulators(spec) ? 2 : 1);
+  if (packedGroupBytes(spec, lanes) <= maxBytes)
+    return true;
+  // 16 lanes of elements wider than a byte (f32 x 16, f16 x 16): only with
+  // kPackedWithoutStagesWideSixteen.
+  const bool sixteenWide = lanes == ColumnPolicy::kMaxLanes && dtypeSize(spec.in) > 1;
+  return packedWithoutStagesWide(spec, lanes) && (!sixteenWide || ColumnPolicy::kPackedWithoutStagesWideSixteen);
 }
 
 // Byte elements in and out: lane threads' words of them are 4 bytes, half

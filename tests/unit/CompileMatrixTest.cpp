@@ -364,8 +364,9 @@ TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
 }
 
 // The tunings archs without stages sweep (packed narrow columns, masked and
-// not, of bytes and of 16 lanes, wide groups' tiles; shares read twice, their runs by lanes or
-// not; runs on the grid by lanes in rows and look-back tiles) compile
+// not, of bytes and of 16 lanes, wide groups' blocks; shares read twice,
+// their runs by lanes or not; runs on the grid by lanes in rows and
+// look-back tiles) compile
 // without spills for sm_80 and sm_75: their GPU tests run sm_80's code, and
 // a compile error in a knob's path would otherwise wait for a GPU.
 TEST(CompileMatrix, OlderArchTuningsCompileWithoutSpills) {
@@ -378,7 +379,7 @@ TEST(CompileMatrix, OlderArchTuningsCompileWithoutSpills) {
       {"packed_direct=1", "sum f16[8388607,4] dim=0 mask"},
       {"packed_direct=1", "max u8[200003,16] dim=0 mask reverse"},
       {"packed_direct=1", "sum f32[150001,16] dim=0 mask"},
-      {"packed_direct=1", "sum f32[2097152,8] dim=0 reverse"},       // (wide groups: tiles of 1024 items)
+      {"packed_direct=1", "sum f32[2097152,8] dim=0 reverse"}, // (wide groups' blocks)
       {"packed_direct=1", "min i8[1048576,16] dim=0 reverse exclusive"},
       {"packed_direct=1", "max i32[262144,8] dim=0 exclusive"},
       {"packed_direct=1", "sum f16[1048576,16] dim=0"},

@@ -369,9 +369,8 @@ TEST(Planner, LookbackLaneRunsWithoutStages) {
 // groups of at most 16 bytes of accumulators (32 for 2-byte elements in
 // 4-byte ones), or unmasked wider groups of 4-byte accumulators (of 4-byte
 // elements, or 16 narrower ones) with 256 bytes of them a thread; any
-// packable group where packed_direct=1 asks. Masked ones
-// only where every run goes by lanes (lanes_on_grid); archs with stages
-// keep their plans.
+// packable group where packed_direct=1 asks. Masked ones only where every
+// run goes by lanes (lanes_on_grid); archs with stages keep their plans.
 TEST(Planner, PackedLanesWithoutStages) {
   const PlanTuning on = *parsePlanTuning("packed_direct=1"), off = *parsePlanTuning("packed_direct=0");
   const ScanSpec narrow = mustParse("sum f32[4194304,4] dim=0");
