@@ -457,11 +457,10 @@ struct ColumnPolicy {
   // exclusive 13.67 / 9.74; sm_75 alike (BENCHMARKS.md, fifty-first pass).
   // f64 groups stay unpacked: f64 x 4 won at 2M rows and lost at 8M (4.14
   // / 3.64, 4.21 / 4.50), f64 x 8 lost (4.98 / 5.9-8.8).
-  // (Of these, 16 lanes of 2- or 4-byte elements, f32 x 16 and f16 x 16,
-  // are the policy's only with kPackedWithoutStagesWideSixteen: timed, but
-  // their blocks have not yet run in the GPU tests. Turn it on once
-  // Edges.PackedLanesWithoutStagesOfSm80, which packs them, passes.)
-  static constexpr bool kPackedWithoutStagesWideSixteen = false;
+  // (16 lanes of 2- or 4-byte elements, f32 x 16 and f16 x 16, are
+  // switched by kPackedWithoutStagesWideSixteen: on since their blocks
+  // passed Edges.PackedLanesWithoutStagesOfSm80 on the GPU.)
+  static constexpr bool kPackedWithoutStagesWideSixteen = true;
   static constexpr int kPackedWithoutStagesWideAccBytes = 256;
   static constexpr int kPackedWithoutStagesWideThreads = 128;
   static constexpr int kPackedWithoutStagesWideNarrowThreads = 256;

@@ -28,8 +28,8 @@ __device__ __forceinline__ Acc lift_masked(bool in_tile, In raw, u8 keep) {
 }
 
 // Items of several members (packed lanes' Lanes<T, C>, which name their
-// member type Value): a warp's run of them leaves shared memory member by
-// member across the lanes (copy_member_run_by_lanes).
+// member type Value): a warp's run of wide ones leaves shared memory member
+// by member across the lanes (copies_runs_by_members).
 // (A function, not a static member: NVRTC emits those as globals.)
 template <class T, class = void> struct ItemMembers {
   typedef T Member;
@@ -105,12 +105,56 @@ __device__ __forceinline__ void store_converted_shared(typename P::Out *p, const
     reinterpret_cast<typename V::Word *>(p)[i] = w[i];
 }
 
+// Slots [lo, hi) of a run of items of several members in shared memory
+// (`src`, 16-byte aligned at slot 0) to `dst`: by 16-byte words across the
+// lanes where the items are whole words and `dst` lies on their grid, else
+// member by member, so that each store instruction is 32 consecutive words
+// or members. An item a lane stored its members 32 or 64 bytes apart, each
+// instruction a sector a lane (max f32[2097152,8] dim=0 as sm_80: 8x the
+// store sectors, L2-bound from 8M rows).
+template <class Out>
+__device__ __forceinline__ void copy_member_run_by_lanes(Out *dst, const Out *src, int lo, int hi) {
+  typedef typename ItemMembers<Out>::Member Member;
+  constexpr int kMembers = item_members<Out>();
+  const int lane = int(threadIdx.x & 31);
+  if constexpr (int(sizeof(Out)) % 16 == 0) {
+    if ((reinterpret_cast<u64>(dst) & 15u) == 0) {
+      constexpr int kWords = int(sizeof(Out)) / 16;
+      const uint4 *from = reinterpret_cast<const uint4 *>(src);
+      uint4 *to = reinterpret_cast<uint4 *>(dst);
+#pragma unroll 1
+      for (int w = lo * kWords + lane; w < hi * kWords; w += 32)
+        __stwb(to + w, from[w]);
+      return;
+    }
+  }
+  const Member *from = reinterpret_cast<const Member *>(src);
+  Member *to = reinterpret_cast<Member *>(dst);
+#pragma unroll 1
+  for (int m = lo * kMembers + lane; m < hi * kMembers; m += 32)
+    to[m] = from[m];
+}
+
+// Whether a run of items leaves shared memory member by member across the
+// lanes (copy_member_run_by_lanes): items of more than four members. An
+// item a lane stores each member a sector a lane apart; fewer members are
+// cheaper as an item a lane (H200, outputs off the grid, x copy, item a
+// lane / by members: min i16[4194304,8] dim=0 exclusive 3.63 / 2.12, max
+// u8[1048576,16] dim=0 8.68 / 4.04; max u8[4194304,4] dim=0 2.69 / 3.00,
+// sum f16[2097152,4] dim=0 2.14 / 2.37).
+template <class Out> __device__ constexpr bool copies_runs_by_members() { return item_members<Out>() > 4; }
+
 // A warp's run of 32 x N elements from `first` on, copied from shared
 // memory (`src`) to `dst` where they lie in [lo, hi): lane l copies elements
 // first + l, first + l + 32, ..., so each store instruction is 32
-// consecutive elements.
+// consecutive elements (items of more than four members go member by
+// member: copies_runs_by_members).
 template <int N, class Out>
 __device__ __forceinline__ void copy_run_by_lanes(Out *dst, const Out *src, int first, int lo, int hi) {
+  if constexpr (copies_runs_by_members<Out>()) {
+    copy_member_run_by_lanes(dst, src, max(first, lo), min(first + 32 * N, hi));
+    return;
+  }
   const int lane = int(threadIdx.x & 31);
 #pragma unroll
   for (int m = 0; m < N; ++m) {
@@ -183,36 +227,6 @@ __device__ __forceinline__ void copy_run_by_lane_words(Out *dst, const Out *src,
   }
 }
 
-// Slots [lo, hi) of a run of items of several members in shared memory
-// (`src`, 16-byte aligned at slot 0) to `dst`: by 16-byte words across the
-// lanes where the items are whole words and `dst` lies on their grid, else
-// member by member, so that each store instruction is 32 consecutive words
-// or members. An item a lane stored its members 32 or 64 bytes apart, each
-// instruction a sector a lane (max f32[2097152,8] dim=0 as sm_80: 8x the
-// store sectors, L2-bound from 8M rows).
-template <class Out>
-__device__ __forceinline__ void copy_member_run_by_lanes(Out *dst, const Out *src, int lo, int hi) {
-  typedef typename ItemMembers<Out>::Member Member;
-  constexpr int kMembers = item_members<Out>();
-  const int lane = int(threadIdx.x & 31);
-  if constexpr (int(sizeof(Out)) % 16 == 0) {
-    if ((reinterpret_cast<u64>(dst) & 15u) == 0) {
-      constexpr int kWords = int(sizeof(Out)) / 16;
-      const uint4 *from = reinterpret_cast<const uint4 *>(src);
-      uint4 *to = reinterpret_cast<uint4 *>(dst);
-#pragma unroll 1
-      for (int w = lo * kWords + lane; w < hi * kWords; w += 32)
-        __stwb(to + w, from[w]);
-      return;
-    }
-  }
-  const Member *from = reinterpret_cast<const Member *>(src);
-  Member *to = reinterpret_cast<Member *>(dst);
-#pragma unroll 1
-  for (int m = lo * kMembers + lane; m < hi * kMembers; m += 32)
-    to[m] = from[m];
-}
-
 // Slots [lo, hi) of a warp's run of 32 x N elements in `scratch` (16-byte
 // aligned) to `out`, slot 0's element: store_converted_warp_run's second
 // half (below).
@@ -235,8 +249,6 @@ __device__ __forceinline__ void copy_warp_run(typename P::Out *out, int lo, int 
   }
   if constexpr (copies_runs_by_lane_words<Out>() && kRun * sizeof(Out) % 16 == 0) // (readable to the word past it)
     copy_run_by_lane_words(out, scratch, max(0, lo), min(kRun, hi));
-  else if constexpr (item_members<Out>() > 1)
-    copy_member_run_by_lanes(out, scratch, max(0, lo), min(kRun, hi));
   else
     copy_run_by_lanes<N>(out, scratch, 0, lo, hi);
 }

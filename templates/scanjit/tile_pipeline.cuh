@@ -312,6 +312,10 @@ struct TilePipeline {
       copy_run_by_lane_words(dst, staged, first, first + n);
       return;
     }
+    if constexpr (copies_runs_by_members<Out>()) { // (packed lanes: member by member, not an item a lane)
+      copy_member_run_by_lanes(dst, staged, first, first + n);
+      return;
+    }
 #pragma unroll 1 // (the rare path: kept off the common path's registers)
     for (int m = 0; m < (kRun + 31) / 32; ++m) {
       const int slot = first + int(threadIdx.x & 31) + 32 * m;
