@@ -296,10 +296,10 @@ __device__ __forceinline__ void load_warp_run_striped(const T *p, Index valid, T
       v[m] = p[lane + 32 * m];
 }
 
-// A striped run (load_warp_run_striped) turned into each lane's own N
-// consecutive slots [lN, lN + N), through `scratch` (the warp's 32 x N
-// elements of shared memory, 16-byte aligned).
-template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *scratch, T (&v)[N]) {
+// A striped run (load_warp_run_striped) written to `scratch` (the warp's
+// 32 x N elements of shared memory, 16-byte aligned) at its slots, for the
+// lanes to read theirs after.
+template <class T, int N> __device__ __forceinline__ void put_striped_run(T *scratch, const T (&v)[N]) {
   const int lane = int(threadIdx.x & 31);
   __syncwarp(); // the lanes have read the warp's previous run
 #pragma unroll
@@ -310,7 +310,14 @@ template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *s
       scratch[lane + 32 * m] = v[m];
   }
   __syncwarp();
-  VectorAccess<T, N>::load_shared(scratch + lane * N, v);
+}
+
+// A striped run (load_warp_run_striped) turned into each lane's own N
+// consecutive slots [lN, lN + N), through `scratch` (the warp's 32 x N
+// elements of shared memory, 16-byte aligned).
+template <class T, int N> __device__ __forceinline__ void unstripe_warp_run(T *scratch, T (&v)[N]) {
+  put_striped_run(scratch, v);
+  VectorAccess<T, N>::load_shared(scratch + int(threadIdx.x & 31) * N, v);
 }
 
 // A thread's N loaded elements (and mask bytes), the first at `first` of a

@@ -115,6 +115,46 @@ __device__ __forceinline__ void store_padded_rows(typename P::Out *out, int elem
   copy_warp_run<P, N>(out, 0, elems, scratch);
 }
 
+// Whether a warp's padded rows load lane by lane through its scratch
+// (load_lifted_padded_rows) rather than each lane its own items: unmasked
+// rows of 4- and 8-byte elements (H200, x copy, own items / by lanes: sum
+// f64[65536,300] dim=1 1.07 / 1.00, sum i64[65536,300] 1.08 / 1.02, sum
+// f32[77777,333] 0.95 / 0.89). Narrower rows lost (sum bf16[293952,210]
+// reverse one element in 1.38 / 1.51, sum f16[86975,295] 1.29 / 1.30), and
+// masked ones too (prod f32[23246,500] mask exclusive 1.05 / 1.50, max
+// f32[18471,214] mask 1.11 / 1.31).
+template <class P> __device__ constexpr bool loads_padded_rows_by_lanes() {
+  return sizeof(typename P::In) >= 4 && !P::kMask;
+}
+
+// A warp's padded rows (R of L: one run of `elems` slots at `in`, its mask
+// at `mask`) loaded lane by lane, striped (each load instruction 32
+// consecutive elements), through the warp's scratch: the lane `pos` of
+// row k takes slots k L + pos N, ..., `valid` of them, lifted to the
+// accumulator (the rest lift to the identity). Each lane's own N items lie
+// N elements apart across the lanes, off any vector's grid: N scalar loads
+// a lane, each instruction spanning 32 N elements.
+template <class P, int N, long long L, class Index>
+__device__ __forceinline__ void load_lifted_padded_rows(const typename P::In *in, const u8 *mask, int elems, int k,
+                                                        int pos, Index valid, typename P::In *scratch,
+                                                        typename MaskItemOf<P>::type *mask_scratch,
+                                                        typename P::Acc (&x)[N]) {
+  typedef typename P::In In;
+  typedef typename MaskItemOf<P>::type MaskItem;
+  In raw[N];
+  MaskItem keep[N];
+  load_striped_warp_run<P, N>(in, mask, Index(elems), raw, keep);
+  put_striped_run(scratch, raw);
+  if (P::kMask)
+    put_striped_run(mask_scratch, keep);
+  const int at = k * int(L) + pos * N;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const bool use = Index(j) < valid && (!P::kMask || mask_scratch[at + j] != 0);
+    x[j] = use ? Convert<In>::template load<typename P::Acc>(scratch[at + j]) : P::Op::identity();
+  }
+}
+
 // Rows that a warp scans alone (warp_rows=1 in the plan): rows that tile a
 // warp's run (32 x kItems elements) exactly, kItems dividing the row, are
 // kItems x W elements held by W consecutive lanes (W a power of two, 32 / W
@@ -127,7 +167,9 @@ __device__ __forceinline__ void store_padded_rows(typename P::Out *out, int elem
 // Shared memory holds a warp's results where they leave through it
 // (store_by_warp_run; padded rows always: their ends lie anywhere), padded
 // rows of several a warp at their rows' places, so that the warp's rows
-// leave as one run.
+// leave as one run; and its inputs where they load lane by lane (tiling
+// runs off their vectors' grid, unmasked padded rows of 4- and 8-byte
+// elements).
 template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
@@ -146,22 +188,33 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   const int lane = int(threadIdx.x & 31);
   const int pos = lane % W; // lane within its row, in memory order
   const long long warps = (long long)gridDim.x * (T / 32);
-  __shared__ alignas(16) typename P::Out scratch[T * I];
+  __shared__ WarpRunScratch<P, T, I> scratch;
   const bool by_warp = !kTiles || store_by_warp_run<typename P::Out, I>(out); // (tiling rows: every run alike)
+  // Tiling rows whose runs lie off their vectors' grid load lane by lane
+  // (every run alike: sum f16[65536,256] dim=1 one element in 1.35 -> 1.14).
+  const bool by_lanes = kTiles ? loads_by_lanes<P, I>(in, mask) : loads_padded_rows_by_lanes<P>();
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const long long row = run * R + lane / W;
     const Index start = Index(row * L) + Index(pos) * I;
     const Index valid = row < lines ? Index(L) - Index(pos) * I : Index(0); // (<= 0 past the row's end)
-    Acc x[I], r[I];
-    load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
-    warp_row_results<M, P::kReverse, P::kExclusive, I, W>(x, pos, r);
-    typename P::Out *warp_scratch = scratch + (threadIdx.x & ~31) * I;
+    const Index warp_first = Index(run * R * L);
     const int warp_elems = int(min(R * L, (lines - run * R) * L));
+    Acc x[I], r[I];
+    if (!by_lanes)
+      load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
+    else if constexpr (kTiles)
+      load_lifted_warp_run<P, I>(in + warp_first, mask + warp_first, Index(warp_elems), scratch.in(), scratch.mask(),
+                                 x);
+    else
+      load_lifted_padded_rows<P, I, L>(in + warp_first, mask + warp_first, warp_elems, lane / W, pos, valid,
+                                       scratch.in(), scratch.mask(), x);
+    warp_row_results<M, P::kReverse, P::kExclusive, I, W>(x, pos, r);
+    typename P::Out *warp_scratch = scratch.out();
     if constexpr (!kTiles && R > 1) {
-      store_padded_rows<P, I, L>(out + Index(run * R * L), warp_elems, lane / W, pos, valid, warp_scratch, r);
+      store_padded_rows<P, I, L>(out + warp_first, warp_elems, lane / W, pos, valid, warp_scratch, r);
     } else {
       if (by_warp)
-        store_converted_warp_run<P, I>(out + Index(run * R * L), 0, warp_elems, warp_scratch, r);
+        store_converted_warp_run<P, I>(out + warp_first, 0, warp_elems, warp_scratch, r);
       else
         store_converted<P, I, 1>(out + start, valid, r);
     }
