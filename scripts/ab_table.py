@@ -2,7 +2,8 @@
 """Turns `scripts/compare-builds.sh "BASE NEW" ...` output (any number of
 rounds, concatenated) into one Markdown row per case: the best ratio to copy
 of each build over its rounds, and the change. Counts the cases that gained
-or lost more than --margin (3% unless told):
+or lost more than --margin (3% unless told); with more than two builds, each
+build's best ratio side by side:
 
     scripts/compare-builds.sh "build-base build" --spec ... > ab.txt   # (GPU machine)
     scripts/ab_table.py ab.txt [--margin 0.03]
@@ -31,8 +32,13 @@ def main():
             builds.append(build)
         if case not in cases:
             cases.append(case)
-    if len(builds) != 2:
-        raise SystemExit(f"expected two builds, found {builds}")
+    if len(builds) < 2:
+        raise SystemExit(f"expected two or more builds, found {builds}")
+    if len(builds) > 2:  # (variants side by side: each build's best ratio)
+        print("| case | " + " | ".join(builds) + " |\n|---|" + "---|" * len(builds))
+        for case in cases:
+            print(f"| `{case}` | " + " | ".join(f"{min(ratios[case][b]):.2f}" for b in builds) + " |")
+        return
     base, new = builds
     print(f"| case | {base} | {new} | change |\n|---|---|---|---|")
     gained = lost = 0
