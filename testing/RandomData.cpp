@@ -1,8 +1,8 @@
 #include "testing/RandomData.h"
 #include "testing/HostElements.h"
+#include "testing/OnAllCores.h"
 
 #include <cmath>
-#include <thread>
 #include <vector>
 
 namespace scanjit::detail {
@@ -80,24 +80,9 @@ void fillRandomMask(uint8_t *mask, int64_t count, uint64_t seed, int64_t firstIn
     mask[i] = mix(s ^ uint64_t(firstIndex + i) * 0xd1342543de82ef95ULL) >> 63;
 }
 
-namespace {
-// Runs fill(first, count) over slices of [0, count) on all cores.
-template <class Fill> void onAllCores(int64_t count, Fill fill) {
-  const int64_t slices = count < (1 << 20) ? 1 : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> threads;
-  for (int64_t k = 0; k < slices; ++k)
-    threads.emplace_back([=] {
-      int64_t lo = count * k / slices, hi = count * (k + 1) / slices;
-      fill(lo, hi - lo);
-    });
-  for (std::thread &t : threads)
-    t.join();
-}
-} // namespace
-
 void fillRandomParallel(void *data, DType dtype, ScanOp op, int64_t count, const RandomOptions &o) {
   const int size = dtypeSize(dtype);
-  onAllCores(count, [&](int64_t first, int64_t n) {
+  inSlices(count, slicesFor(count), [&](int64_t, int64_t first, int64_t n) {
     RandomOptions slice = o;
     slice.firstIndex = o.firstIndex + first;
     fillRandom(static_cast<char *>(data) + first * size, dtype, op, n, slice);
@@ -105,7 +90,8 @@ void fillRandomParallel(void *data, DType dtype, ScanOp op, int64_t count, const
 }
 
 void fillRandomMaskParallel(uint8_t *mask, int64_t count, uint64_t seed) {
-  onAllCores(count, [&](int64_t first, int64_t n) { fillRandomMask(mask + first, n, seed, first); });
+  inSlices(count, slicesFor(count),
+           [&](int64_t, int64_t first, int64_t n) { fillRandomMask(mask + first, n, seed, first); });
 }
 
 } // namespace scanjit::detail

@@ -1,9 +1,12 @@
 #include "testing/Verify.h"
 #include "testing/HostElements.h"
+#include "testing/OnAllCores.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace scanjit::detail {
 namespace {
@@ -81,8 +84,10 @@ double tolerance(const ScanSpec &spec, const ReferenceValue &ref) {
   return 0;
 }
 
-VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *mask, const void *out,
-                         llvm::ArrayRef<int64_t> lines) {
+namespace {
+
+VerifyReport verifyLinesOnOneCore(const ScanSpec &spec, const void *in, const uint8_t *mask, const void *out,
+                                  llvm::ArrayRef<int64_t> lines) {
   VerifyReport report;
   const int64_t sOut = spec.rank() == 0 ? 0 : spec.outStrides[spec.dim];
   const bool intOut = isIntegral(spec.out);
@@ -127,6 +132,31 @@ VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *ma
                                              line, i, got, want, tol);
       }
     }
+  }
+  return report;
+}
+
+} // namespace
+
+// Slices of the lines on all cores, their reports merged in line order (the
+// first mismatch reported is the first line's). One core took 2.2 s for sum
+// f16[5003,4097] dim=0 mask and 5.3 s for logsumexp f32[8,4194304] dim=1,
+// a case the GPU tests check at several placements.
+VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *mask, const void *out,
+                         llvm::ArrayRef<int64_t> lines) {
+  const int64_t count = int64_t(lines.size());
+  std::vector<VerifyReport> parts(size_t(slicesFor(count * spec.scanLength())));
+  inSlices(count, int64_t(parts.size()), [&](int64_t k, int64_t first, int64_t n) {
+    parts[size_t(k)] = verifyLinesOnOneCore(spec, in, mask, out, lines.slice(size_t(first), size_t(n)));
+  });
+  VerifyReport report;
+  for (const VerifyReport &part : parts) {
+    if (report.firstMismatch.empty())
+      report.firstMismatch = part.firstMismatch;
+    report.checked += part.checked;
+    report.mismatches += part.mismatches;
+    report.maxError = std::max(report.maxError, part.maxError);
+    report.maxErrorRatio = std::max(report.maxErrorRatio, part.maxErrorRatio);
   }
   return report;
 }

@@ -7,6 +7,7 @@
 #include "testing/Reference.h"
 #include "testing/Verify.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -148,6 +149,46 @@ TEST(Verify, AcceptsTheReferenceAndRejectsAnUnwrittenOrWrongElement) {
   out[1500] = out[1499] + 0.01f; // off by far more than rounding
   EXPECT_EQ(verifyLines(s, in.data(), mask.data(), out.data(), lines).mismatches,
             1);
+}
+
+TEST(Verify, ManyLinesCheckedInSlicesReportAsOne) {
+  // Two million elements: checked in slices of lines on all cores, whose
+  // reports merge into the one a single pass over the lines gives, the first
+  // mismatch being the first in the lines' order.
+  ScanSpec s = mustParse("sum f32[2048,1024] dim=1");
+  const int64_t rows = 2048, length = 1024;
+  std::vector<float> in(rows * length), out(rows * length);
+  fillRandom(in.data(), DType::F32, ScanOp::Sum, rows * length, {5, 0});
+  std::vector<int64_t> lines;
+  for (int64_t line = 0; line < rows; ++line) {
+    auto ref = referenceLine(s, in.data(), nullptr, line);
+    for (int64_t i = 0; i < length; ++i)
+      out[line * length + i] = float(ref[i].value);
+    lines.push_back(line);
+  }
+  out[1900 * length + 7] += 1.0f;
+  out[300 * length + 1000] = NAN;
+  out[300 * length + 1001] += 1.0f;
+  const VerifyReport all = verifyLines(s, in.data(), nullptr, out.data(), lines);
+  EXPECT_EQ(all.checked, rows * length);
+  EXPECT_EQ(all.mismatches, 3);
+  EXPECT_NE(all.firstMismatch.find("line 300 position 1000"), std::string::npos) << all.firstMismatch;
+  VerifyReport single;
+  for (int64_t line : lines) {
+    const VerifyReport one = verifyLines(s, in.data(), nullptr, out.data(), llvm::ArrayRef<int64_t>(line));
+    single.checked += one.checked;
+    single.mismatches += one.mismatches;
+    single.maxError = std::max(single.maxError, one.maxError);
+    single.maxErrorRatio = std::max(single.maxErrorRatio, one.maxErrorRatio);
+  }
+  EXPECT_EQ(all.checked, single.checked);
+  EXPECT_EQ(all.mismatches, single.mismatches);
+  EXPECT_EQ(all.maxError, single.maxError);
+  EXPECT_EQ(all.maxErrorRatio, single.maxErrorRatio);
+  EXPECT_GE(all.maxError, 1.0); // the two elements off by 1
+  const int64_t reversed[] = {1900, 300};
+  EXPECT_NE(verifyLines(s, in.data(), nullptr, out.data(), reversed).firstMismatch.find("line 1900 position 7"),
+            std::string::npos);
 }
 
 TEST(Verify, AResultBeyondTheOutputsRangeIsItsInfinity) {
