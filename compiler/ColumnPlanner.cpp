@@ -67,24 +67,23 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 }
 
 // Sums and products of 8-byte elements take a column a thread
-// (ColumnPolicy::kEightByteSums*), but not unmasked rows off the grid.
-bool eightByteColumnAThread(const ScanSpec &spec, bool edges) {
-  return cheapCombine(spec) && dtypeSize(spec.in) == 8 && (spec.mask || !edges);
-}
+// (ColumnPolicy::kEightByteSums*), on the grid or off it.
+bool eightByteColumnAThread(const ScanSpec &spec) { return cheapCombine(spec) && dtypeSize(spec.in) == 8; }
 
 // Rows a group of a column pipeline reads from its stage ahead of their
 // scan: its whole slice of `slice` rows (held in registers) where
 // ColumnPolicy::kRowsAhead* do not apply.
 int columnRowsAhead(const ArchPolicy &arch, const ScanSpec &spec, bool edges, int64_t slice) {
   if (spec.op == ScanOp::LogSumExp)
-    return policy::ColumnPolicy::kLogSumExpRowsAhead;
+    return dtypeSize(accumulatorType(spec.op, spec.in)) == 4 ? policy::ColumnPolicy::kLogSumExpFloatRowsAhead
+                                                             : policy::ColumnPolicy::kLogSumExpRowsAhead;
   const int64_t inBytes = dtypeSize(spec.in), accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   if (inBytes == 1 && accBytes == 8 && !arch.timed)
     return int(std::min<int64_t>(slice, policy::ColumnPolicy::kRowsAheadUntimedByteSums));
   if (inBytes == 2 && accBytes == 8 && edges)
     return int(std::min<int64_t>(slice, policy::ColumnPolicy::kRowsAheadTwoByteIntoWideEdges));
   // (Edges plans keep the slice, but those of a column a thread: 4 rows.)
-  if ((edges && !eightByteColumnAThread(spec, edges)) || inBytes == 1)
+  if ((edges && !eightByteColumnAThread(spec)) || inBytes == 1)
     return int(slice);
   return int(std::min<int64_t>(slice, inBytes == 2 ? policy::ColumnPolicy::kRowsAheadTwoByte
                                                    : policy::ColumnPolicy::kRowsAhead));
@@ -209,7 +208,7 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kEdgesWidePanelThreads);
   // Sums and products of 8-byte elements (f64): a column a thread, four
   // threads to a column, blocks of 256 (eightByteColumnAThread).
-  if (eightByteColumnAThread(spec, edges)) {
+  if (eightByteColumnAThread(spec)) {
     tuning.vector = pick(tuning.vector, 1);
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kEightByteSumsGroups);
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kEightByteSumsThreads);
@@ -218,8 +217,10 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // accumulator is a float (ColumnPolicy::kLogSumExpVector, kLogSumExpFloatGroups).
   if (spec.op == ScanOp::LogSumExp) {
     tuning.vector = pick(tuning.vector, policy::ColumnPolicy::kLogSumExpVector);
-    if (dtypeSize(accumulatorType(spec.op, spec.in)) == 4)
+    if (dtypeSize(accumulatorType(spec.op, spec.in)) == 4) {
       tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kLogSumExpFloatGroups);
+      tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kLogSumExpFloatStages);
+    }
   }
   // At most 32 columns on few panels (a scan cut into pieces), but
   // log-sum-exp: a column a thread in panels of 32, four groups

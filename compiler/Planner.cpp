@@ -810,7 +810,9 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                     plan.geometry.scan.size * (rows / packed) >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems);
     if (plan.laneThreads && oneBlockGroup && !tuning.occupancy) {
       KernelPlan oneBlock = plan;
-      planLookback(arch, spec, tuning, oneBlock, rows / packed, threads,
+      PlanTuning oneBlockTuning = tuning;
+      oneBlockTuning.stages = pick(tuning.stages, policy::ColumnPolicy::kLaneThreadOneBlockMaxStages);
+      planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads,
                    pick(tuning.items, shifted ? policy::ColumnPolicy::kLaneThreadOneBlockShiftedItems
                                               : policy::ColumnPolicy::kLaneThreadOneBlockItems),
                    /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);

@@ -594,6 +594,12 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadOneBlockItems = 23;
   static constexpr int kLaneThreadOneBlockShiftedItems = 17;
   static constexpr int kLaneThreadOneBlockMinStages = 3;
+  // ... and at most three stages, not the four the SM holds (H200, x copy,
+  // 4 -> 3 stages: max u8[1048576,16] dim=0 3.36 -> 3.16, min
+  // u8[1048573,16] reverse 2.88 -> 2.73, sum f32[1048576,16] 1.97 -> 1.82,
+  // max bf16[1048576,16] 2.23 -> 1.98, max u8[4194304,16] 2.78 -> 2.77;
+  // BENCHMARKS.md).
+  static constexpr int kLaneThreadOneBlockMaxStages = 3;
   static constexpr int kLaneThreadMaskedWideByteItems = 13;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by
@@ -667,9 +673,13 @@ struct ColumnPolicy {
   // 0.807 / 0.883 -> 0.678, prod f64[300000,300] mask (off the grid) 0.998
   // -> 0.670 / 0.834 -> 0.579, f64[501898,258] 1.13 -> 1.03 / 0.995 ->
   // 0.865, f64[1000000,64] 0.550 -> 0.543 / 0.441 -> 0.408). Unmasked rows
-  // off the grid keep the policy's (f64[501898,258] three elements in 1.063
-  // -> 1.10 so), and so do i32 sums in i64 (unmasked 0.978 -> 0.903 / 0.764
-  // -> 0.734, but masked 0.509 -> 0.576 on H200; BENCHMARKS.md).
+  // off the grid too, reading 4 rows ahead (kRowsAhead), not their slice
+  // (H200, x copy, policy -> a column a thread: sum f64[501898,258] dim=0
+  // three elements in 1.59 -> 1.34, f64[8192,8192] one in 1.46 -> 1.11,
+  // i64[100003,1001] 1.45 -> 1.18, prod f64[65536,2047] reverse 1.52 ->
+  // 1.16; H100's 1.063 -> 1.10 was with the slice). i32 sums in i64 keep
+  // the policy's (unmasked 0.978 -> 0.903 / 0.764 -> 0.734, but masked
+  // 0.509 -> 0.576 on H200; BENCHMARKS.md).
   static constexpr int kEightByteSumsGroups = 4;
   static constexpr int kEightByteSumsThreads = 256;
   // Masked sums and products of 4-byte elements (f32): blocks of 128, two
@@ -711,6 +721,14 @@ struct ColumnPolicy {
   // [2048,8192] reverse 4.90 / 3.09 / 3.86; BENCHMARKS.md).
   static constexpr int kLogSumExpVector = 1;
   static constexpr int kLogSumExpFloatGroups = 2;
+  // Float accumulators: two stages, not three, and 4 rows ahead, not 2 (more
+  // blocks an SM for the exps' latency; H200, x copy, policy -> both:
+  // f32[4096,4097] dim=0 mask 2.70 -> 2.05, f32[32768,4096] 2.08 -> 1.62,
+  // f32[16384,4097] exclusive one in 2.90 -> 1.99, bf16[16384,1000] reverse
+  // 3.81 -> 3.36, f16[8192,4097] 3.51 -> 3.33; f64 lost, 4.24 -> 4.39 on
+  // [65536,300], and keeps kPipelineStages and kLogSumExpRowsAhead).
+  static constexpr int kLogSumExpFloatStages = 2;
+  static constexpr int kLogSumExpFloatRowsAhead = 4;
   // Rows a group reads from its stage ahead of their scan (the plan's
   // `unroll`; column_pipeline.cuh). Panels on the 16-byte grid of elements
   // of 2 bytes or more go 8 (2-byte) or 4 rows at a time instead of holding

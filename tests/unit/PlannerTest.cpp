@@ -509,10 +509,11 @@ TEST(Planner, ColumnRegisterPiecesWithoutStages) {
 }
 
 // At most 32 columns on few panels: a column a thread, panels of 32 in 4
-// groups (ColumnPolicy::kFewColumns); log-sum-exp keeps its own, and wider
+// groups (ColumnPolicy::kFewColumns); log-sum-exp and 8-byte sums and
+// products (a column a thread in blocks of 256) keep their own, and wider
 // panels of a single line take one panel fitted to them (the test below).
 TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
-  for (const char *text : {"sum f32[4194304,20] dim=0", "sum bf16[4000000,24] dim=0 mask", "prod f64[2000000,17] dim=0"}) {
+  for (const char *text : {"sum f32[4194304,20] dim=0", "sum bf16[4000000,24] dim=0 mask", "max f64[2000000,17] dim=0"}) {
     KernelPlan p = pipeline(text);
     EXPECT_EQ(p.family, KernelFamily::Column) << text;
     EXPECT_EQ(p.threads, 128) << text;
@@ -521,6 +522,7 @@ TEST(Planner, FewColumnsTakePanelsOfThirtyTwo) {
   }
   EXPECT_EQ(pipeline("sum f32[2000000,33] dim=0").threads, 4 * 64); // unmasked off the grid: 4 a column
   EXPECT_EQ(pipeline("logsumexp f32[1000000,20] dim=0").groups, 2);
+  EXPECT_EQ(pipeline("prod f64[2000000,17] dim=0").threads, 256);
   EXPECT_EQ(plan("sum f32[300,1000,20] dim=1").vector, 2); // 300 panels: no pieces
 }
 
@@ -1089,8 +1091,9 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
   EXPECT_EQ(f64.groups, 4);
   EXPECT_EQ(f64.pieces, 6);
   EXPECT_EQ(f64.workspaceBytes, 16 + 2 * 8 * 5 * 64 * 16);
-  // ... but not unmasked rows off the grid, nor integers summed in i64.
-  EXPECT_EQ(planKernel(mustParse("sum f64[501898,258] dim=0"), *parsePlanTuning("off_grid=1")).vector, 2);
+  // ... on the grid or off it, but not integers summed in i64.
+  EXPECT_EQ(planKernel(mustParse("sum f64[501898,258] dim=0"), *parsePlanTuning("off_grid=1")).vector, 1);
+  EXPECT_EQ(planKernel(mustParse("sum f64[501898,258] dim=0"), *parsePlanTuning("off_grid=1")).threads, 256);
   EXPECT_EQ(planKernel(mustParse("prod f64[300000,300] dim=0 mask"), *parsePlanTuning("off_grid=1")).vector, 1);
   EXPECT_NE(plan("sum i16[8192,8192] dim=0").threads, 256);
   EXPECT_EQ(plan("sum i32[65536,2048] dim=0 mask").vector, 2);
@@ -1114,7 +1117,7 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
 // and 64-row stages; aligned, masked or 2-byte ones take two and 48
 // (ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes).
 TEST(Planner, PiecesOffTheGridKeepFourThreadsAColumn) {
-  for (const char *text : {"sum f32[327129,245] dim=0 reverse", "sum f64[16384,1001] dim=0",
+  for (const char *text : {"sum f32[327129,245] dim=0 reverse", "max f64[16384,1001] dim=0",
                            "sum i32[8192,4097] dim=0"}) {
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.edges) << text;
@@ -1163,8 +1166,9 @@ TEST(Planner, TwoByteFloatSumsTakeWiderColumnPanels) {
 
 // A column pipeline's groups read their rows from the stage ahead of their
 // scan: 8 rows of 2-byte elements, 4 of wider ones, on the 16-byte grid;
-// the whole slice (rows / groups) off it and for 1-byte elements; two rows
-// for log-sum-exp; the tuning's count where there is one.
+// the whole slice (rows / groups) off it and for 1-byte elements; four
+// rows for log-sum-exp of floats, two of doubles; the tuning's count where
+// there is one.
 TEST(Planner, ColumnPanelsReadRowsAheadByElementSize) {
   auto slice = [](const KernelPlan &p) { return (p.rowsPerChunk + p.groups - 1) / p.groups; };
   for (const char *text : {"sum f16[8192,4096] dim=0", "max bf16[4096,4096] dim=0 mask", "max i16[8192,4096] dim=0"})
@@ -1177,25 +1181,27 @@ TEST(Planner, ColumnPanelsReadRowsAheadByElementSize) {
     EXPECT_EQ(p.family, KernelFamily::Column) << text;
     EXPECT_EQ(p.unroll, slice(p)) << text;
   }
-  EXPECT_EQ(plan("logsumexp f32[32768,1024] dim=0").unroll, 2);
+  EXPECT_EQ(plan("logsumexp f32[32768,1024] dim=0").unroll, 4);
+  EXPECT_EQ(plan("logsumexp f32[32768,1024] dim=0").stages, 2);
+  EXPECT_EQ(plan("logsumexp f64[32768,1024] dim=0").unroll, 2);
+  EXPECT_EQ(plan("logsumexp f64[32768,1024] dim=0").stages, 3);
   EXPECT_EQ(planKernel(mustParse("sum f16[8192,4096] dim=0"), *parsePlanTuning("unroll=3")).unroll, 3);
 }
 
-// Slices too heavy to hold read rows ahead: masked 8-byte sums and products
-// off the grid 4 (ColumnPolicy::kRowsAhead), 1-byte integers summed in 8
+// Slices too heavy to hold read rows ahead: 8-byte sums and products off
+// the grid 4 (ColumnPolicy::kRowsAhead), 1-byte integers summed in 8
 // bytes on archs not timed 8 (kRowsAheadUntimedByteSums), and 2-byte
 // integers summed in 8 bytes off the grid 8 (kRowsAheadTwoByteIntoWideEdges);
-// max and min off the grid, unmasked f64 off it, and sm_90's 1-byte sums
-// keep their slices.
+// max and min off the grid and sm_90's 1-byte sums keep their slices.
 TEST(Planner, HeavyColumnSlicesReadRowsAhead) {
   auto slice = [](const KernelPlan &p) { return (p.rowsPerChunk + p.groups - 1) / p.groups; };
   for (const char *text : {"prod f64[300000,300] dim=0 mask", "sum f64[4096,4097] dim=0 mask reverse exclusive",
-                           "sum f64[501898,258] dim=0 mask"}) {
+                           "sum f64[501898,258] dim=0 mask", "sum f64[4096,4097] dim=0"}) {
     const KernelPlan p = plan(text);
     EXPECT_TRUE(p.edges) << text;
     EXPECT_EQ(p.unroll, 4) << text;
   }
-  for (const char *text : {"max f64[4096,4097] dim=0 mask", "sum f64[4096,4097] dim=0", "sum u8[4096,4096] dim=0"}) {
+  for (const char *text : {"max f64[4096,4097] dim=0 mask", "min i64[4096,4097] dim=0", "sum u8[4096,4096] dim=0"}) {
     const KernelPlan p = plan(text);
     EXPECT_EQ(p.unroll, slice(p)) << text;
     EXPECT_GT(p.unroll, 8) << text;
