@@ -714,10 +714,12 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   int threads, items;
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
-  int lineItems = lanes > 1                   ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
-                  : logSumExpTile(spec)     ? items
-                  : dtypeSize(spec.in) == 2 ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
-                                            : policy::ColumnPolicy::kSingleStridedLineItems;
+  const bool narrowItems = dtypeSize(spec.in) == 2 || (dtypeSize(spec.in) == 1 && spanStaged(spec, plan.geometry) &&
+                                                      dtypeSize(accumulatorType(spec.op, spec.in)) <= 4);
+  int lineItems = lanes > 1               ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
+                  : logSumExpTile(spec) ? items
+                  : narrowItems         ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
+                                        : policy::ColumnPolicy::kSingleStridedLineItems;
   // Staged dense spans hold at most a row's accumulator bytes a thread
   // (log-sum-exp's count twice: its combine holds two): 16 i16 products
   // spilled at 128 registers. (Contiguous rows' 4 items of f64 timed 12%

@@ -623,6 +623,14 @@ struct ColumnPolicy {
   // 3.44 / 2.83, bf16[33554432] reverse 6.81 / 3.40 / 3.34, u8[16777216]
   // 5.27 / 4.01 / 4.31, i32 3.32 / 2.77 / 3.39, log-sum-exp f32 5.34 / 3.54
   // / 3.89; stride 7, sector-bound: 4.45 / 4.78 / 4.56; BENCHMARKS.md).
+  // Byte elements in 4-byte accumulators (max and min of u8/i8/bool) whose
+  // dense spans are staged take the 2-byte types' 16 (H200, x copy, A/B of
+  // 8 -> 16 items: max i8[33554432] at stride 2 3.86 -> 2.70, min
+  // u8[8388608] stride 3 exclusive 3.58 -> 2.72, max u8[16777216] stride 4
+  // 4.97 -> 4.04, min i8[4194304] stride 2 mask 2.72 -> 2.20, max
+  // u8[4,4194304] dim=1 stride 2 4.76 -> 3.50). Wider strides keep 8 (min
+  // i8[4194304] stride 17 mask 6.75 -> 8.29; max u8 stride 40 2.98 -> 2.71),
+  // and so do u8 sums (i64; 2.39 -> 3.02 in a sweep).
   static constexpr int kSingleStridedLineItems = 8;
   static constexpr int kSingleStridedLineItemsTwoByte = 16;
   static constexpr int kThreads = 256;

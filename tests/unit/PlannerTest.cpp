@@ -1669,6 +1669,11 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
     EXPECT_EQ(p.items, ownStride ? 8 : 4) << text;
   }
   EXPECT_EQ(plan("sum f16[8388608] dim=0 strides=[2]").items, 16); // 2-byte elements: 16
+  // Byte elements too where their spans are staged (max and min: 4-byte
+  // accumulators), but not at wider strides, nor byte sums (i64).
+  EXPECT_EQ(plan("max i8[33554432] dim=0 strides=[2]").items, 16);
+  EXPECT_EQ(plan("max u8[1677721] dim=0 strides=[40]").items, 8);
+  EXPECT_EQ(plan("sum u8[16777216] dim=0 strides=[2]").items, 8);
   // Narrow columns not packed (sm_80 packs them without stages where
   // packed_direct=0 does not ask otherwise: PackedLanesWithoutStages): a
   // block per tile step of every column (lookback_lanes.cuh), the step's
