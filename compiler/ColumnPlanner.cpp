@@ -74,10 +74,9 @@ bool eightByteColumnAThread(const ScanSpec &spec) { return cheapCombine(spec) &&
 // scan: its whole slice of `slice` rows (held in registers) where
 // ColumnPolicy::kRowsAhead* do not apply.
 int columnRowsAhead(const ArchPolicy &arch, const ScanSpec &spec, bool edges, int64_t slice) {
-  if (spec.op == ScanOp::LogSumExp)
-    return dtypeSize(accumulatorType(spec.op, spec.in)) == 4 ? policy::ColumnPolicy::kLogSumExpFloatRowsAhead
-                                                             : policy::ColumnPolicy::kLogSumExpRowsAhead;
   const int64_t inBytes = dtypeSize(spec.in), accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  if (spec.op == ScanOp::LogSumExp)
+    return accBytes == 4 ? policy::ColumnPolicy::kLogSumExpFloatRowsAhead : policy::ColumnPolicy::kLogSumExpRowsAhead;
   if (inBytes == 1 && accBytes == 8 && !arch.timed)
     return int(std::min<int64_t>(slice, policy::ColumnPolicy::kRowsAheadUntimedByteSums));
   if (inBytes == 2 && accBytes == 8 && edges)

@@ -714,8 +714,11 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   int threads, items;
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
-  const bool narrowItems = dtypeSize(spec.in) == 2 || (dtypeSize(spec.in) == 1 && spanStaged(spec, plan.geometry) &&
-                                                      dtypeSize(accumulatorType(spec.op, spec.in)) <= 4);
+  const bool spans = spanStaged(spec, plan.geometry);
+  const int accumulatorBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  // 16 items for 2-byte elements, and for byte ones in at most 4-byte
+  // accumulators whose spans are staged (ColumnPolicy::kSingleStridedLineItems).
+  const bool narrowItems = dtypeSize(spec.in) == 2 || (dtypeSize(spec.in) == 1 && spans && accumulatorBytes <= 4);
   int lineItems = lanes > 1               ? std::min(items, policy::ColumnPolicy::kStridedLineItems)
                   : logSumExpTile(spec) ? items
                   : narrowItems         ? policy::ColumnPolicy::kSingleStridedLineItemsTwoByte
@@ -725,9 +728,8 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   // spilled at 128 registers. (Contiguous rows' 4 items of f64 timed 12%
   // slower than 8: 0.066 against 0.057-0.059 ms. Log-sum-exp of f32 and
   // f64 keeps its own 16 items: lookbackBlock.)
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in)) * (spec.op == ScanOp::LogSumExp ? 2 : 1);
-  while (lanes <= 1 && !logSumExpTile(spec) && spanStaged(spec, plan.geometry) &&
-         lineItems * accBytes > policy::RowPolicy::kAccBytesPerThread)
+  const int accBytes = accumulatorBytes * (spec.op == ScanOp::LogSumExp ? 2 : 1);
+  while (lanes <= 1 && !logSumExpTile(spec) && spans && lineItems * accBytes > policy::RowPolicy::kAccBytesPerThread)
     lineItems /= 2;
   items = pick(tuning.items, lineItems);
   const int64_t rows = plan.geometry.numLines();
