@@ -54,8 +54,9 @@ void launch(CUfunction fn, int64_t count, void **params, CUstream stream) {
 
 void fillRandomOnDevice(CUdeviceptr data, DType dtype, ScanOp op, int64_t count, const RandomOptions &o,
                         CUstream stream) {
-  if (o.specialFraction > 0)
-    throw Error(ErrorCode::InvalidArgument, "fillRandomOnDevice draws no NaN or infinity (specialFraction > 0)");
+  if (o.specialFraction > 0 || o.negativeInfinityRuns > 0)
+    throw Error(ErrorCode::InvalidArgument,
+                "fillRandomOnDevice draws no NaN or infinity (specialFraction or negativeInfinityRuns > 0)");
   const int kind = randomValueKind(dtype, op);
   const std::string entry = llvm::formatv("scanjit_random_{0}_{1}", dtypeName(dtype), kind).str();
   const std::string body = llvm::formatv(

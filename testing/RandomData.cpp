@@ -48,7 +48,10 @@ void fillRandom(void *data, DType dtype, ScanOp op, int64_t count, const RandomO
     uint64_t h = mix(seed ^ uint64_t(o.firstIndex + i) * 0xd1342543de82ef95ULL);
     if (isFloating(dtype)) {
       double v;
-      if (o.specialFraction > 0 && double(h & 0xffff) < o.specialFraction * 65536.0) {
+      const int64_t run = o.negativeInfinityRuns > 0 ? (o.firstIndex + i) / o.negativeInfinityRuns : 0;
+      if (o.negativeInfinityRuns > 0 && (mix(seed ^ uint64_t(run) * 0x9e3779b97f4a7c15ULL) & 3) == 0) {
+        v = -INFINITY; // (log-sum-exp's identity: whole threads' items of it)
+      } else if (o.specialFraction > 0 && double(h & 0xffff) < o.specialFraction * 65536.0) {
         const double specials[] = {NAN, INFINITY, -INFINITY};
         v = specials[(h >> 16) % 3];
       } else if (kind == 1) {

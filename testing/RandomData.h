@@ -14,6 +14,7 @@ struct RandomOptions {
   double specialFraction = 0; // share of NaN / +Inf / -Inf (floating only)
   int64_t firstIndex = 0;      // element i gets the value of index firstIndex + i (for splitting work)
   double logSumExpSpread = 4;  // logsumexp inputs lie in [-spread, spread] (a power of two)
+  int64_t negativeInfinityRuns = 0; // > 0: about a quarter of the runs of this many elements are -Inf (floating only)
 };
 
 /// The kind of values inputs of `op` in `dtype` are drawn as: 0 in [-1, 1)

@@ -30,13 +30,16 @@ __device__ __forceinline__ typename M::Value block_exclusive_scan(typename M::Va
     if (lane == 0)
       storage.warp_totals[buffer][warp] = warp_total;
     __syncthreads();
-    // Every warp scans the warp totals; lanes past the last warp hold the
-    // identity, which combines exactly, so the reverse order needs no bounds.
+    // Every warp scans the warp totals over the fewest lanes, a power of two,
+    // that hold them (8 warps: 3 rounds, not 5; a log-sum-exp round costs an
+    // exp); lanes past the last warp hold the identity, which combines
+    // exactly, so the reverse order needs no bounds.
+    constexpr int kWidth = kWarps <= 2 ? 2 : kWarps <= 4 ? 4 : kWarps <= 8 ? 8 : kWarps <= 16 ? 16 : 32;
     typename M::Value t = lane < kWarps ? storage.warp_totals[buffer][lane] : M::identity();
     buffer ^= 1;
-    typename M::Value totals_total;
-    typename M::Value totals_excl = warp_exclusive_scan<M, kReverse>(t, lane, totals_total);
-    block_total = totals_total;
+    const typename M::Value totals_incl = warp_inclusive_scan<M, kReverse, kWidth>(t, lane);
+    block_total = shfl_idx(totals_incl, kReverse ? 0 : kWidth - 1);
+    const typename M::Value totals_excl = warp_exclusive_from_inclusive<M, kReverse, kWidth>(totals_incl, lane);
     return M::combine(shfl_idx(totals_excl, warp), excl);
   }
 }

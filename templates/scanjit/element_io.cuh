@@ -396,18 +396,18 @@ __device__ __forceinline__ void load_lifted_warp_run(const typename P::In *in, c
 // Each warp's shared memory for runs moved lane by lane: its run of 32 x N
 // inputs and later of results (one scratch as wide as the wider, so that
 // no warp's reaches into another's), and of mask items (bytes, or a packed
-// item's bytes).
-template <class P, int T, int N> struct WarpRunScratch {
+// item's bytes; kMaskRuns false where no mask run moves through it).
+template <class P, int T, int N, bool kMaskRuns = P::kMask> struct WarpRunScratch {
   typedef typename P::In In;
   typedef typename P::Out Out;
   typedef typename MaskItemOf<P>::type MaskItem;
   static constexpr int kWarpBytes = 32 * N * int(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
-  static constexpr int kMaskItems = P::kMask ? T * N : int((16 + sizeof(MaskItem) - 1) / sizeof(MaskItem));
+  static constexpr int kMaskItems = kMaskRuns ? T * N : int((16 + sizeof(MaskItem) - 1) / sizeof(MaskItem));
   alignas(16) unsigned char runs[T / 32 * kWarpBytes];
   alignas(16) MaskItem masks[kMaskItems];
   __device__ __forceinline__ In *in() { return reinterpret_cast<In *>(runs + threadIdx.x / 32 * kWarpBytes); }
   __device__ __forceinline__ Out *out() { return reinterpret_cast<Out *>(runs + threadIdx.x / 32 * kWarpBytes); }
-  __device__ __forceinline__ MaskItem *mask() { return masks + (P::kMask ? (threadIdx.x & ~31) * N : 0); }
+  __device__ __forceinline__ MaskItem *mask() { return masks + (kMaskRuns ? (threadIdx.x & ~31) * N : 0); }
 };
 
 // Whether a thread's run of N results leaves better through the warp's

@@ -274,10 +274,11 @@ template <class M, int K, int N> struct LookbackWindow {
   }
 
   // The tile's prefix from the reading warps' totals (in warp order: each
-  // part's warps in turn) and each part's base.
+  // part's warps in turn) and each part's base; every thread of the block
+  // calls it.
   static __device__ __forceinline__ Acc prefix(const Part (&totals)[N], bool has_base, const Part (&bases)[kParts]) {
     if constexpr (kParts == 1) {
-      return WindowFold<M>::prefix(totals, has_base, bases[0]);
+      return WindowFold<M>::prefix_across_lanes(totals, has_base, bases[0]);
     } else {
       constexpr int kWarps = N / kParts;
       Acc r;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "scanjit/f64_series.cuh"
+#include "scanjit/types.cuh"
 
 namespace scanjit {
 
@@ -79,9 +80,10 @@ template <class D> __device__ __forceinline__ D exp_below(D x, D ref, D) { retur
 // the scale takes that factor back. Left in, it put ref's rounding, up to
 // an ulp of ref, into results far smaller than ref (an item before its
 // thread's largest: f32 [64,3000] mask, 0.028 off by 5.7e-6).
+// A ref of -inf (a thread of -inf items only, whose sums are 0) scales by 0.
 __device__ __forceinline__ float linear_sum_scale(float ref, float hi) {
   const float residual = fmaf(ref, 1.4426950408889634f, -ref_log2e_of(ref));
-  return ex2_ftz(fmaf(ref - hi, 1.4426950408889634f, -residual));
+  return ref == -positive_infinity(ref) ? 0.0f : ex2_ftz(fmaf(ref - hi, 1.4426950408889634f, -residual));
 }
 template <class D> __device__ __forceinline__ D linear_sum_scale(D ref, D hi) { return exp_nonpositive(ref - hi); }
 

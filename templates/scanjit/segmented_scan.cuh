@@ -188,13 +188,15 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   const int lane = int(threadIdx.x & 31);
   const int pos = lane % W; // lane within its row, in memory order
   const long long warps = (long long)gridDim.x * (T / 32);
-  __shared__ WarpRunScratch<P, T, I> scratch;
-  const bool by_warp = !kTiles || store_by_warp_run<typename P::Out, I>(out); // (tiling rows: every run alike)
   // Unmasked tiling rows whose runs lie off their vectors' grid load lane by
   // lane (every run alike: sum f16[65536,256] dim=1 one element in 1.35 ->
   // 1.14); masked ones keep their own loads (max f32[65536,256] dim=1 mask
-  // reverse one element in 0.94 own / 1.08 by lanes).
-  const bool by_lanes = kTiles ? !P::kMask && loads_by_lanes<P, I>(in, mask) : loads_padded_rows_by_lanes<P>();
+  // reverse one element in 0.94 own / 1.08 by lanes), as masked padded rows
+  // do, so no mask run needs the scratch.
+  constexpr bool kMayLoadByLanes = kTiles ? !P::kMask : loads_padded_rows_by_lanes<P>();
+  __shared__ WarpRunScratch<P, T, I, false> scratch;
+  const bool by_warp = !kTiles || store_by_warp_run<typename P::Out, I>(out); // (tiling rows: every run alike)
+  const bool by_lanes = kMayLoadByLanes && (!kTiles || loads_by_lanes<P, I>(in, mask));
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const long long row = run * R + lane / W;
     const Index start = Index(row * L) + Index(pos) * I;
@@ -204,6 +206,8 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     Acc x[I], r[I];
     if (!by_lanes)
       load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
+    else if constexpr (!kMayLoadByLanes)
+      __builtin_unreachable(); // (by_lanes is false)
     else if constexpr (kTiles)
       load_lifted_warp_run<P, I>(in + warp_first, mask + warp_first, Index(warp_elems), scratch.in(), scratch.mask(),
                                  x);

@@ -42,6 +42,12 @@ template <class M> struct WindowFold {
       total = C::combine(total, totals[w]);
     return has_base ? C::combine(base, total) : total;
   }
+  // The same, called by every lane of a warp (log-sum-exp's spreads its
+  // exps over the lanes).
+  template <int N>
+  static __device__ __forceinline__ Acc prefix_across_lanes(const Acc (&totals)[N], bool has_base, Acc base) {
+    return prefix(totals, has_base, base);
+  }
 };
 
 template <class T> __device__ __forceinline__ T warp_max_all(T v) {
@@ -108,6 +114,34 @@ template <class In, class Acc> struct WindowFold<PlainMonoid<LogSumExpOp<In, Acc
     for (int w = 0; w < N; ++w)
       sum += exp_nonpositive(totals[w] - hi);
     return plus_log_positive(hi, sum);
+  }
+
+  // prefix, called by every lane of a warp: lane 0 takes the base, lane w + 1
+  // the total of warp w, and each lane one exp (every thread of a block
+  // folds the window's totals after its barrier: N + 1 exps a thread took
+  // a sixth of the f64 1-D kernel's). The first kWidth lanes' sums meet in
+  // a butterfly; lane 0's largest and sum go to every lane, so the whole
+  // warp takes the same path (the shuffles need every lane) and bits.
+  template <int N>
+  static __device__ __forceinline__ Acc prefix_across_lanes(const Acc (&totals)[N], bool has_base, Acc base) {
+    static_assert(N + 1 <= 32, "a lane a value");
+    constexpr int kWidth = N + 1 <= 2 ? 2 : N + 1 <= 4 ? 4 : N + 1 <= 8 ? 8 : N + 1 <= 16 ? 16 : 32;
+    const int lane = int(threadIdx.x & 31);
+    const Acc low = -positive_infinity(Acc());
+    const Acc mine = lane == 0 ? (has_base ? base : low) : lane <= N ? totals[lane - 1] : low;
+    Acc hi = mine;
+#pragma unroll
+    for (int d = kWidth / 2; d > 0; d >>= 1)
+      hi = fmax_of(hi, __shfl_xor_sync(0xffffffffu, hi, d));
+    hi = __shfl_sync(0xffffffffu, hi, 0);
+    Acc result;
+    if (special(hi, __any_sync(0xffffffffu, mine != mine), result))
+      return result;
+    Acc sum = exp_nonpositive(mine - hi); // (-inf adds 0)
+#pragma unroll
+    for (int d = kWidth / 2; d > 0; d >>= 1)
+      sum += __shfl_xor_sync(0xffffffffu, sum, d);
+    return plus_log_positive(hi, __shfl_sync(0xffffffffu, sum, 0));
   }
 };
 

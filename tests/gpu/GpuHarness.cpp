@@ -77,7 +77,7 @@ CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
   HostTensor out = hostFor(spec.shape, spec.outStrides, spec.out, o.outOffset);
   HostTensor mask;
   fillRandomParallel(in.bytes.data(), spec.in, spec.op, int64_t(in.bytes.size()) / in.elemSize,
-                     {outcome.seed, o.specialFraction, 0, o.logSumExpSpread});
+                     {outcome.seed, o.specialFraction, 0, o.logSumExpSpread, o.negativeInfinityRuns});
   if (spec.mask) {
     mask = hostFor(spec.shape, spec.maskStrides, DType::Bool, o.maskOffset);
     fillRandomMaskParallel(mask.bytes.data(), int64_t(mask.bytes.size()), outcome.seed);

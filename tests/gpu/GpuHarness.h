@@ -33,6 +33,7 @@ struct CaseOptions {
   int64_t maxLines = 1 << 30; // check at most this many lines (first, last, random others)
   double specialFraction = 0; // NaN/Inf share in floating inputs
   double logSumExpSpread = 4;  // logsumexp inputs lie in [-spread, spread] (a power of two)
+  int64_t negativeInfinityRuns = 0; // > 0: about a quarter of the runs of this many elements are -Inf
   bool twice = true;          // second run with another poison, compared bitwise with the first
   uint64_t seed = 0;          // the inputs' seed: 0 draws a fresh one (a failure's message names it)
 };

@@ -62,6 +62,28 @@ TEST(SpecialValues, LogSumExpOfValuesFarApart) {
   }
 }
 
+// A log-sum-exp thread whose items are all -inf adds nothing: its results
+// are its prefix, with no exp or log (log_sum_exp_tile.cuh). Runs of -inf
+// cover whole threads, leading ones (a prefix of -inf too) and trailing
+// ones, in every family, with padded warp rows (whose lanes past a row's end
+// hold only -inf) among them.
+TEST(SpecialValues, LogSumExpOfNegativeInfinityRuns) {
+  SCANJIT_REQUIRE_GPU();
+  std::vector<std::string> specs;
+  for (const char *t : {"bf16", "f32", "f64"})
+    for (const char *shape : {"[64,3000] dim=1", "[3000,300] dim=1", "[8000,48] dim=1", "[300001] dim=0",
+                              "[3,40000] dim=1", "[37,64] dim=0", "[2001,333] dim=0"})
+      for (const char *flags : {"", " reverse exclusive", " mask"})
+        specs.push_back(std::string("logsumexp ") + t + shape + flags);
+  precompile(specs);
+  for (int64_t run : {40, 1000}) {
+    CaseOptions runs;
+    runs.negativeInfinityRuns = run;
+    for (const std::string &s : specs)
+      expectCasePasses(s, runs);
+  }
+}
+
 // A thread's linear sums are relative to its largest item, rounded to
 // float on the way into the exps: results of items before it, much smaller
 // than it, carried that rounding (up to an ulp of the largest) until the

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace scanjit;
@@ -127,6 +128,29 @@ TEST(RandomData, ValuesAreExactInTheirDtype) {
       }
     }
   }
+}
+
+// Runs of -Inf (log-sum-exp's identity) come whole: every element of a run
+// or none, about a quarter of the runs, the same split or not.
+TEST(RandomData, NegativeInfinityRunsComeWhole) {
+  const int64_t count = 40000, run = 40;
+  RandomOptions o{11, 0};
+  o.negativeInfinityRuns = run;
+  std::vector<double> all(count);
+  fillRandom(all.data(), DType::F64, ScanOp::LogSumExp, count, o);
+  int64_t infiniteRuns = 0;
+  for (int64_t r = 0; r < count / run; ++r) {
+    int64_t infinite = 0;
+    for (int64_t i = r * run; i < (r + 1) * run; ++i)
+      infinite += all[i] == -INFINITY;
+    ASSERT_TRUE(infinite == 0 || infinite == run) << "run " << r;
+    infiniteRuns += infinite == run;
+  }
+  EXPECT_GT(infiniteRuns, count / run / 8);
+  EXPECT_LT(infiniteRuns, count / run / 2);
+  std::vector<double> split(count);
+  fillRandomParallel(split.data(), DType::F64, ScanOp::LogSumExp, count, o);
+  EXPECT_EQ(std::memcmp(all.data(), split.data(), count * sizeof(double)), 0);
 }
 
 TEST(Verify, AcceptsTheReferenceAndRejectsAnUnwrittenOrWrongElement) {
