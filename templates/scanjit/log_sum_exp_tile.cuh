@@ -92,12 +92,32 @@ __device__ __forceinline__ LsePair<typename M::Value> lse_thread_scan(const type
     // Items all -inf (ref too) sum exp(-inf - 0) = 0 each: the identity pair.
     const Acc base = ref == -inf ? Acc(0) : ref;
     Acc run = Acc(0);
-    const Acc ref_log2e = ref_log2e_of(base);
+    if constexpr (sizeof(Acc) == 8) {
+      // Double: the items' exps four at a time (exps_below), then their sums.
+      constexpr int G = 4;
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      const int j = kReverse ? kItems - 1 - i : i;
-      run += exp_below(v[j], base, ref_log2e); // exp(-inf) = 0: -inf items add nothing
-      local[j] = run;
+      for (int g = 0; g < kItems; g += G) {
+        if constexpr (kItems % G == 0)
+          exps_below<G>(v + g, base, local + g);
+        else if (g + G <= kItems)
+          exps_below<G>(v + g, base, local + g);
+        else
+          exps_below<kItems % G>(v + g, base, local + g);
+      }
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) {
+        const int j = kReverse ? kItems - 1 - i : i;
+        run += local[j]; // exp(-inf) = 0: -inf items add nothing
+        local[j] = run;
+      }
+    } else {
+      const Acc ref_log2e = ref_log2e_of(base);
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) {
+        const int j = kReverse ? kItems - 1 - i : i;
+        run += exp_below(v[j], base, ref_log2e); // exp(-inf) = 0: -inf items add nothing
+        local[j] = run;
+      }
     }
     return LsePair<Acc>{ref, run}; // run >= 1: the largest item adds about exp(0)
   }

@@ -74,6 +74,41 @@ __device__ __forceinline__ float exp_below(float x, float ref, float ref_log2e) 
 }
 template <class D> __device__ __forceinline__ D exp_below(D x, D ref, D) { return exp_nonpositive(x - ref); }
 
+// Double: N items' exp_below at once (N small), exp_nonpositive's steps
+// taken item by item at each series coefficient, so that each is loaded
+// once for the N items: ptxas loads a double constant into a uniform
+// register before each DFMA that uses it (a ULDC each: 14% of the f64
+// 1-D log-sum-exp kernel's instructions), and one exp at a time had one
+// per DFMA. Items below e^-708 (or -inf) come out 0, NaNs NaN.
+template <int N, int K = 1, class D> __device__ __forceinline__ void horner_items(const D *r, D *p) {
+  if constexpr (K < 12) {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      p[j] = fma(p[j], r[j], table_entry<F64Table::ExpSeries, K>());
+    horner_items<N, K + 1>(r, p);
+  }
+}
+template <int N, class D> __device__ __forceinline__ void exps_below(const D *x, D ref, D *e) {
+  static_assert(IsDouble<D>::value, "the double exps (float's exp_below is one ex2 each)");
+  D r[N], n[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const D d = x[j] - ref;
+    const D clamped = d >= -708.0 ? d : -708.0; // (the result is replaced below)
+    n[j] = rint(clamped * 1.4426950408889634);
+    r[j] = fma(n[j], minus_ln2<1>(), fma(n[j], minus_ln2<0>(), clamped));
+    e[j] = table_entry<F64Table::ExpSeries, 0>();
+  }
+  horner_items<N>(r, e);
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const D d = x[j] - ref;
+    const D p = fma(fma(e[j], r[j], 1.0), r[j], 1.0);
+    const D v = p * __longlong_as_double((long long)(int(n[j]) + 1023) << 52);
+    e[j] = d >= -708.0 ? v : d != d ? d : 0.0;
+  }
+}
+
 // exp(ref - hi) for ref <= hi: the scale of a sum of exp_below(x, ref, .)
 // terms in a result of magnitude hi. Float's terms are 2^(x log2e - R), R
 // = ref log2e rounded, so each is exp(x - ref) times 2^(ref log2e - R):
