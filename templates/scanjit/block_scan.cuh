@@ -34,7 +34,7 @@ __device__ __forceinline__ typename M::Value block_exclusive_scan(typename M::Va
     // that hold them (8 warps: 3 rounds, not 5; a log-sum-exp round costs an
     // exp); lanes past the last warp hold the identity, which combines
     // exactly, so the reverse order needs no bounds.
-    constexpr int kWidth = kWarps <= 2 ? 2 : kWarps <= 4 ? 4 : kWarps <= 8 ? 8 : kWarps <= 16 ? 16 : 32;
+    constexpr int kWidth = lanes_holding(kWarps);
     typename M::Value t = lane < kWarps ? storage.warp_totals[buffer][lane] : M::identity();
     buffer ^= 1;
     const typename M::Value totals_incl = warp_inclusive_scan<M, kReverse, kWidth>(t, lane);

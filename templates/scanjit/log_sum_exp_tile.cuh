@@ -94,16 +94,7 @@ __device__ __forceinline__ LsePair<typename M::Value> lse_thread_scan(const type
     Acc run = Acc(0);
     if constexpr (sizeof(Acc) == 8) {
       // Double: the items' exps four at a time (exps_below), then their sums.
-      constexpr int G = 4;
-#pragma unroll
-      for (int g = 0; g < kItems; g += G) {
-        if constexpr (kItems % G == 0)
-          exps_below<G>(v + g, base, local + g);
-        else if (g + G <= kItems)
-          exps_below<G>(v + g, base, local + g);
-        else
-          exps_below<kItems % G>(v + g, base, local + g);
-      }
+      exps_below_by_fours(v, base, local);
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
         const int j = kReverse ? kItems - 1 - i : i;

@@ -102,10 +102,20 @@ template <int N, class D> __device__ __forceinline__ void exps_below(const D *x,
   horner_items<N>(r, e);
 #pragma unroll
   for (int j = 0; j < N; ++j) {
-    const D d = x[j] - ref;
+    const D d = x[j] - ref; // (again: one DADD, where holding N of them took 2N registers)
     const D p = fma(fma(e[j], r[j], 1.0), r[j], 1.0);
     const D v = p * __longlong_as_double((long long)(int(n[j]) + 1023) << 52);
     e[j] = d >= -708.0 ? v : d != d ? d : 0.0;
+  }
+}
+// exps_below over a thread's kItems items, four at a time (the last group
+// the rest).
+template <int kItems, int kFirst = 0, class D>
+__device__ __forceinline__ void exps_below_by_fours(const D (&x)[kItems], D ref, D (&e)[kItems]) {
+  if constexpr (kFirst < kItems) {
+    constexpr int kGroup = kItems - kFirst < 4 ? kItems - kFirst : 4;
+    exps_below<kGroup>(x + kFirst, ref, e + kFirst);
+    exps_below_by_fours<kItems, kFirst + kGroup>(x, ref, e);
   }
 }
 

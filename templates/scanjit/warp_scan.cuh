@@ -8,6 +8,15 @@
 
 namespace scanjit {
 
+// The fewest lanes, a power of two (at least 2), that hold n values, one a
+// lane: the width of a scan or butterfly over them.
+__device__ constexpr int lanes_holding(int n) {
+  int w = 2;
+  while (w < n)
+    w *= 2;
+  return w;
+}
+
 template <bool kReverse, int kWidth = 32> __device__ __forceinline__ int first_lane_in_order() {
   return kReverse ? kWidth - 1 : 0;
 }

@@ -125,7 +125,7 @@ template <class In, class Acc> struct WindowFold<PlainMonoid<LogSumExpOp<In, Acc
   template <int N>
   static __device__ __forceinline__ Acc prefix_across_lanes(const Acc (&totals)[N], bool has_base, Acc base) {
     static_assert(N + 1 <= 32, "a lane a value");
-    constexpr int kWidth = N + 1 <= 2 ? 2 : N + 1 <= 4 ? 4 : N + 1 <= 8 ? 8 : N + 1 <= 16 ? 16 : 32;
+    constexpr int kWidth = lanes_holding(N + 1);
     const int lane = int(threadIdx.x & 31);
     const Acc low = -positive_infinity(Acc());
     const Acc mine = lane == 0 ? (has_base ? base : low) : lane <= N ? totals[lane - 1] : low;
