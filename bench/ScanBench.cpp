@@ -162,6 +162,11 @@ const Case kCases[] = {
     {"cliffs", "sum bf16[3,6520244] dim=1 mask", 2},
     {"cliffs", "sum bf16[28053728] dim=0"},
     {"cliffs", "sum bf16[28053728] dim=0", 1},
+    // Narrow rows of 193-288 (half-warp padded rows, fifty-fifth pass), and
+    // a tiling warp row of an odd item count one element in.
+    {"cliffs", "min i16[300000,257] dim=1"},
+    {"cliffs", "max i8[200000,201] dim=1 reverse"},
+    {"cliffs", "sum f16[131072,288] dim=1", 1},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).

@@ -368,6 +368,25 @@ struct SegmentedPolicy {
   static constexpr int kPaddedWarpRowMinItems = 7;
   static constexpr int kPaddedWarpRowMaxItems = 16;
   static constexpr int kPaddedWarpRowMaxAccumulatorBytes = 96;
+  // Padded rows of 1- and 2-byte elements (kPaddedHalfWarpMaxInBytes) of
+  // fewer than kPaddedHalfWarpBelowItems items a lane of a whole warp (rows
+  // of 193-288) take half a warp each, twice the items a lane (at most
+  // kPaddedHalfWarpMaxItems, and the accumulator bytes above), two rows a
+  // warp: a row's shuffle scan, loads' setup and store through the scratch
+  // were most of a lane's instructions beside its 7-9 items (issue-bound;
+  // H200, x copy, a warp / half a warp a row: min i16[300000,257] 1.60 /
+  // 1.32, max i8[200000,201] reverse 2.50 / 2.05, sum bf16[293952,210]
+  // reverse one element in 1.50 / 1.29, max bf16[100000,263] exclusive 1.52
+  // / 1.34, sum f16[131072,288] one element in 3.56 / 1.22; sum
+  // f16[100000,230] 1.24 / 1.37 lost). Half-warp rows that tile the warp's
+  // run keep a lane's items in its registers when masked or of at most 32
+  // bytes, and lost so (max i8[200000,240] mask 1.85 / 3.67): a warp a row
+  // there (SegmentedPlanner.cpp). Wider elements lost
+  // (min i32[100000,250] 1.03 / 1.59, sum f32[100000,288] 1.04 / 1.15;
+  // BENCHMARKS.md).
+  static constexpr int kPaddedHalfWarpMaxInBytes = 2;
+  static constexpr int kPaddedHalfWarpBelowItems = 10;
+  static constexpr int kPaddedHalfWarpMaxItems = 18;
   // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are
   // padded rows of the fewest lanes whose items hold them (a power of two),
   // several rows a warp, at most an eighth of their slots idle (H200, ratio

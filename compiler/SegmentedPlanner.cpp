@@ -77,8 +77,23 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   int lanes = 32;
   while (shortRow && lanes > 1 && ceilDiv(L, lanes / 2) <= mostItems)
     lanes /= 2;
+  // Rows of few items a lane of a whole warp: half a warp each (kPaddedHalfWarp*).
+  const bool halfWarp = !shortRow && spec.op != ScanOp::LogSumExp &&
+                        dtypeSize(spec.in) <= policy::SegmentedPolicy::kPaddedHalfWarpMaxInBytes &&
+                        ceilDiv(L, 32) < policy::SegmentedPolicy::kPaddedHalfWarpBelowItems &&
+                        ceilDiv(L, 16) * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
+                        ceilDiv(L, 16) <= policy::SegmentedPolicy::kPaddedHalfWarpMaxItems;
+  // (Not where half-warp rows would tile the warp's run and a lane's items
+  // stay in its registers, as tiling rows' do when masked or of at most 32
+  // bytes: 15 bytes a lane took 15 byte loads and stores each.)
+  const int64_t halfItems = ceilDiv(L, 16);
+  const bool halfTiles = L % halfItems == 0 && (32 * halfItems) % L == 0;
+  if (halfWarp && !(halfTiles && (spec.mask || halfItems * dtypeSize(spec.in) <= 32)))
+    lanes = 16;
   const int items = tuning.items ? tuning.items : int(ceilDiv(L, lanes));
-  if (tuning.stages || L > int64_t(32) * items || items > policy::SegmentedPolicy::kPaddedWarpRowMaxItems)
+  const int maxItems = lanes == 16 && !shortRow ? policy::SegmentedPolicy::kPaddedHalfWarpMaxItems
+                                : policy::SegmentedPolicy::kPaddedWarpRowMaxItems;
+  if (tuning.stages || L > int64_t(32) * items || items > maxItems)
     return 0;
   const bool twoByteMasked = spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp;
   const int mostLanes = wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes

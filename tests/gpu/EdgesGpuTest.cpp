@@ -171,6 +171,19 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
+// Each spec's plan: padded warp rows (row_segmented, warp_rows=1), `rows`
+// rows a warp where rows > 0. (Plans need no GPU.)
+void expectWarpRowPlans(const std::vector<std::string> &specs, int64_t rows) {
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
+    EXPECT_TRUE(plan.warpRows) << s;
+    if (rows > 0)
+      EXPECT_EQ(plan.rowsPerChunk, rows) << s << ": rows a warp";
+  }
+}
+
 // Rows that fit a warp's run without tiling it: a warp a row, the lanes
 // past the row's end holding the identity (padded warp rows), 7 to 16 items
 // a lane, results leaving through the warp's scratch to any place; pointers
@@ -184,13 +197,27 @@ TEST(Edges, PaddedWarpRows) {
       "sum f32[6001,333] dim=1 mask reverse",   "max f16[4001,295] dim=1 exclusive",
       "sum u8[3001,301] dim=1 reverse",         "min i32[2001,509] dim=1 mask",
   };
-  for (const std::string &s : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(s, plan));
-    EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
-    EXPECT_TRUE(plan.warpRows) << s;
-    EXPECT_EQ(plan.rowsPerChunk, 1) << s;
-  }
+  expectWarpRowPlans(specs, 1);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+}
+
+// Padded rows of 1- and 2-byte elements of fewer than 10 items a lane of a
+// whole warp (193 to 288 elements): half a warp a row, twice the items,
+// two rows a warp (SegmentedPolicy::kPaddedHalfWarp*), a partial last warp
+// of rows (odd row counts); every op but log-sum-exp (its own items);
+// pointers off every grid. Wider elements keep a warp a row, as do rows
+// that half-warp rows would tile with a lane's items in registers.
+TEST(Edges, PaddedHalfWarpRows) {
+  const std::vector<std::string> specs = {
+      "min i16[3001,257] dim=1",          "sum bf16[2001,210] dim=1 reverse",
+      "max u8[3001,250] dim=1 reverse",   "prod f16[2001,260] dim=1 exclusive",
+      "min f16[1501,277] dim=1 reverse exclusive", "max bf16[2001,263] dim=1 exclusive",
+      "max i8[4001,201] dim=1 mask reverse", "sum f16[3001,230] dim=1",
+      "sum bf16[1001,193] dim=1 reverse exclusive", "min u8[2001,287] dim=1 exclusive",
+  };
+  expectWarpRowPlans(specs, 2);
+  expectWarpRowPlans({"max f32[3001,214] dim=1 mask", "min i32[2001,250] dim=1", "max i8[2001,240] dim=1 mask"}, 1);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
 }
@@ -206,12 +233,7 @@ TEST(Edges, PaddedShortRowsOfLogSumExp) {
       "logsumexp bf16[4001,12] dim=1",          "logsumexp f64[1001,30] dim=1 mask",
       "logsumexp f32[3003,65] dim=1 reverse",   "logsumexp f64[999,37] dim=1 exclusive",
   };
-  for (const std::string &s : specs) {
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(s, plan));
-    EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
-    EXPECT_TRUE(plan.warpRows) << s;
-  }
+  expectWarpRowPlans(specs, 0);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
 }

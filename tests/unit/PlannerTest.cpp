@@ -948,7 +948,7 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
                         Case{"logsumexp f32[1000,200] dim=1 reverse", 7}, Case{"logsumexp f64[1000,384] dim=1", 12},
                         Case{"sum f32[1000,500] dim=1 mask", 16}, Case{"max f16[1000,300] dim=1", 10},
                         Case{"sum f32[77777,333] dim=1", 11}, Case{"max f32[18471,214] dim=1 mask", 7},
-                        Case{"max u8[65536,300] dim=1", 10}, Case{"sum bf16[293952,210] dim=1 reverse", 7}}) {
+                        Case{"max u8[65536,300] dim=1", 10}, Case{"sum f32[1000,288] dim=1", 9}}) {
     KernelPlan p = plan(c.spec);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.spec;
     EXPECT_TRUE(p.warpRows) << c.spec;
@@ -956,6 +956,19 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
     EXPECT_EQ(p.rowsPerChunk, 1) << c.spec;
     EXPECT_EQ(p.stages, 0) << c.spec;
   }
+  // 1- and 2-byte rows of fewer than 10 items a lane (193 to 288): half a
+  // warp a row, twice the items, two rows a warp; not where that takes over
+  // 96 accumulator bytes a lane (i16 products into i64).
+  for (const Case &c : {Case{"sum bf16[293952,210] dim=1 reverse", 14}, Case{"min i16[300000,257] dim=1", 17},
+                        Case{"max i8[1000,201] dim=1 mask", 13}, Case{"max f16[1000,288] dim=1", 18}}) {
+    KernelPlan p = plan(c.spec);
+    EXPECT_TRUE(p.warpRows) << c.spec;
+    EXPECT_EQ(p.items, c.items) << c.spec;
+    EXPECT_EQ(p.rowsPerChunk, 2) << c.spec;
+    EXPECT_EQ(p.grid, (p.geometry.numLines() + 15) / 16) << c.spec; // (16 rows a block of 256)
+  }
+  EXPECT_EQ(plan("prod i16[1000,260] dim=1").rowsPerChunk, 1);
+  EXPECT_EQ(plan("max f16[1000,289] dim=1").items, 10); // (10 items a lane of a warp)
   EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").grid, 65536 / (256 / 32));
   // f64 log-sum-exp's registers: three blocks an SM from 9 items (tuned,
   // two from 13).
