@@ -167,6 +167,9 @@ const Case kCases[] = {
     {"cliffs", "min i16[300000,257] dim=1"},
     {"cliffs", "max i8[200000,201] dim=1 reverse"},
     {"cliffs", "sum f16[131072,288] dim=1", 1},
+    // Rows of exactly 32 x items (kPaddedOneMoreItem, fifty-fifth pass).
+    {"cliffs", "sum f16[100000,480] dim=1"},
+    {"cliffs", "sum bf16[100000,352] dim=1"},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).

@@ -385,6 +385,18 @@ struct SegmentedPolicy {
   // (min i32[100000,250] 1.03 / 1.59, sum f32[100000,288] 1.04 / 1.15;
   // BENCHMARKS.md).
   static constexpr int kPaddedHalfWarpMaxInBytes = 2;
+  // Rows of exactly 32 x items (a warp a row) tile the warp's run, and each
+  // lane keeps its run in registers: 2- and 4-byte runs that are not whole
+  // 16-byte vectors loaded and stored element by element or by 4-byte words,
+  // each instruction spanning the run. One item more pads the row instead
+  // (H200, x copy, tiling / padded: sum f16[100000,480] dim=1 7.56 / 1.01,
+  // one element in 7.39 / 1.39; sum bf16[100000,352] 4.54 / 1.06, sum
+  // f16[100000,224] 2.12 / 1.17, sum f32[100000,224] 2.01 / 1.11; max
+  // f32[100000,352] 1.03 / 1.02, min i32[100000,288] 0.96 / 0.93). Not 1-
+  // and 8-byte ones (max u8[100000,224] 1.51 / 2.06, sum f64[100000,224]
+  // 1.07 / 1.31; BENCHMARKS.md); masked rows and log-sum-exp's were not
+  // timed and keep their tiles.
+  static constexpr bool kPaddedOneMoreItem = true;
   static constexpr int kPaddedHalfWarpBelowItems = 10;
   static constexpr int kPaddedHalfWarpMaxItems = 18;
   // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are

@@ -90,7 +90,16 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   const bool halfTiles = L % halfItems == 0 && (32 * halfItems) % L == 0;
   if (halfWarp && !(halfTiles && (spec.mask || halfItems * dtypeSize(spec.in) <= 32)))
     lanes = 16;
-  const int items = tuning.items ? tuning.items : int(ceilDiv(L, lanes));
+  int items = tuning.items ? tuning.items : int(ceilDiv(L, lanes));
+  // Rows of exactly 32 x items tile the warp's run, and the kernel then
+  // keeps each lane's run in its registers: where that run is not whole
+  // 16-byte vectors, one item more pads the row instead
+  // (kPaddedOneMoreItemInBytes).
+  const int inBytes = dtypeSize(spec.in);
+  if (!tuning.items && lanes == 32 && L == int64_t(32) * items && (items * inBytes) % 16 != 0 &&
+      (inBytes == 2 || inBytes == 4) && !spec.mask && spec.op != ScanOp::LogSumExp &&
+      policy::SegmentedPolicy::kPaddedOneMoreItem)
+    ++items;
   const int maxItems = lanes == 16 && !shortRow ? policy::SegmentedPolicy::kPaddedHalfWarpMaxItems
                                 : policy::SegmentedPolicy::kPaddedWarpRowMaxItems;
   if (tuning.stages || L > int64_t(32) * items || items > maxItems)

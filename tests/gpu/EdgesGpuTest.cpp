@@ -196,6 +196,10 @@ TEST(Edges, PaddedWarpRows) {
       "logsumexp bf16[5001,333] dim=1",         "logsumexp f16[3001,511] dim=1 mask exclusive",
       "sum f32[6001,333] dim=1 mask reverse",   "max f16[4001,295] dim=1 exclusive",
       "sum u8[3001,301] dim=1 reverse",         "min i32[2001,509] dim=1 mask",
+      // Rows of exactly 32 x items padded with one item more
+      // (SegmentedPolicy::kPaddedOneMoreItem): lanes past the row's end.
+      "sum f16[3001,480] dim=1",                "sum bf16[2001,352] dim=1 reverse",
+      "sum f32[3001,224] dim=1 exclusive",      "min i32[2001,288] dim=1 reverse exclusive",
   };
   expectWarpRowPlans(specs, 1);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)

@@ -948,7 +948,7 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
                         Case{"logsumexp f32[1000,200] dim=1 reverse", 7}, Case{"logsumexp f64[1000,384] dim=1", 12},
                         Case{"sum f32[1000,500] dim=1 mask", 16}, Case{"max f16[1000,300] dim=1", 10},
                         Case{"sum f32[77777,333] dim=1", 11}, Case{"max f32[18471,214] dim=1 mask", 7},
-                        Case{"max u8[65536,300] dim=1", 10}, Case{"sum f32[1000,288] dim=1", 9}}) {
+                        Case{"max u8[65536,300] dim=1", 10}, Case{"sum f32[1000,287] dim=1", 9}}) {
     KernelPlan p = plan(c.spec);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.spec;
     EXPECT_TRUE(p.warpRows) << c.spec;
@@ -968,6 +968,19 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
     EXPECT_EQ(p.grid, (p.geometry.numLines() + 15) / 16) << c.spec; // (16 rows a block of 256)
   }
   EXPECT_EQ(plan("prod i16[1000,260] dim=1").rowsPerChunk, 1);
+  // Rows of exactly 32 x items whose runs are not whole 16-byte vectors, of
+  // 2- and 4-byte elements: one item more, padded; 1- and 8-byte ones,
+  // masked rows, log-sum-exp and whole vectors keep their tiles.
+  for (const Case &c : {Case{"sum f16[1000,480] dim=1", 16}, Case{"sum bf16[1000,352] dim=1", 12},
+                        Case{"sum f32[1000,224] dim=1", 8}, Case{"min i32[1000,288] dim=1", 10},
+                        Case{"max u8[1000,224] dim=1", 7}, Case{"sum f64[1000,224] dim=1", 7},
+                        Case{"sum f32[1000,224] dim=1 mask", 7}, Case{"logsumexp f32[1000,224] dim=1", 7},
+                        Case{"sum f16[1000,512] dim=1", 16}}) {
+    KernelPlan p = plan(c.spec);
+    EXPECT_TRUE(p.warpRows) << c.spec;
+    EXPECT_EQ(p.items, c.items) << c.spec;
+    EXPECT_EQ(p.rowsPerChunk, 1) << c.spec;
+  }
   EXPECT_EQ(plan("max f16[1000,289] dim=1").items, 10); // (10 items a lane of a warp)
   EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").grid, 65536 / (256 / 32));
   // f64 log-sum-exp's registers: three blocks an SM from 9 items (tuned,
