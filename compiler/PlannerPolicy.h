@@ -385,6 +385,8 @@ struct SegmentedPolicy {
   // (min i32[100000,250] 1.03 / 1.59, sum f32[100000,288] 1.04 / 1.15;
   // BENCHMARKS.md).
   static constexpr int kPaddedHalfWarpMaxInBytes = 2;
+  static constexpr int kPaddedHalfWarpBelowItems = 10;
+  static constexpr int kPaddedHalfWarpMaxItems = 18;
   // Rows of exactly 32 x items (a warp a row) tile the warp's run, and each
   // lane keeps its run in registers: 2- and 4-byte runs that are not whole
   // 16-byte vectors loaded and stored element by element or by 4-byte words,
@@ -397,8 +399,6 @@ struct SegmentedPolicy {
   // 1.07 / 1.31; BENCHMARKS.md); masked rows and log-sum-exp's were not
   // timed and keep their tiles.
   static constexpr bool kPaddedOneMoreItem = true;
-  static constexpr int kPaddedHalfWarpBelowItems = 10;
-  static constexpr int kPaddedHalfWarpMaxItems = 18;
   // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are
   // padded rows of the fewest lanes whose items hold them (a power of two),
   // several rows a warp, at most an eighth of their slots idle (H200, ratio

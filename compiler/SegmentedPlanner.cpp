@@ -59,6 +59,11 @@ int lanesHoldingARow(int64_t L, int items) {
   return lanes;
 }
 
+// Whether rows of L held `items` a lane tile a warp's run of 32 x items:
+// the kernel then scans them as tiling rows (kTiles in
+// segmented_scan_warp_rows, templates/scanjit/segmented_scan.cuh).
+bool rowsTileAWarpRun(int64_t L, int64_t items) { return L % items == 0 && (int64_t(32) * items) % L == 0; }
+
 // The items a lane of padded warp rows (a warp a row that does not tile a
 // warp's run, lanes past its end holding the identity), or 0 where rows of
 // L go otherwise (SegmentedPolicy::kPaddedWarpRow*; tuned, any row of up
@@ -77,34 +82,34 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   int lanes = 32;
   while (shortRow && lanes > 1 && ceilDiv(L, lanes / 2) <= mostItems)
     lanes /= 2;
-  // Rows of few items a lane of a whole warp: half a warp each (kPaddedHalfWarp*).
-  const bool halfWarp = !shortRow && spec.op != ScanOp::LogSumExp &&
-                        dtypeSize(spec.in) <= policy::SegmentedPolicy::kPaddedHalfWarpMaxInBytes &&
-                        ceilDiv(L, 32) < policy::SegmentedPolicy::kPaddedHalfWarpBelowItems &&
-                        ceilDiv(L, 16) * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
-                        ceilDiv(L, 16) <= policy::SegmentedPolicy::kPaddedHalfWarpMaxItems;
-  // (Not where half-warp rows would tile the warp's run and a lane's items
-  // stay in its registers, as tiling rows' do when masked or of at most 32
-  // bytes: 15 bytes a lane took 15 byte loads and stores each.)
+  const int inBytes = dtypeSize(spec.in);
+  // Rows of few items a lane of a whole warp: half a warp each
+  // (kPaddedHalfWarp*), but not where half-warp rows would tile the warp's
+  // run and a lane's items stay in its registers, as tiling rows' do when
+  // masked or of at most 32 bytes (15 bytes a lane took 15 byte loads and
+  // stores each).
   const int64_t halfItems = ceilDiv(L, 16);
-  const bool halfTiles = L % halfItems == 0 && (32 * halfItems) % L == 0;
-  if (halfWarp && !(halfTiles && (spec.mask || halfItems * dtypeSize(spec.in) <= 32)))
+  const bool halfWarpRows =
+      !shortRow && spec.op != ScanOp::LogSumExp && inBytes <= policy::SegmentedPolicy::kPaddedHalfWarpMaxInBytes &&
+      ceilDiv(L, 32) < policy::SegmentedPolicy::kPaddedHalfWarpBelowItems &&
+      halfItems * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
+      halfItems <= policy::SegmentedPolicy::kPaddedHalfWarpMaxItems &&
+      !(rowsTileAWarpRun(L, halfItems) && (spec.mask || halfItems * inBytes <= 32));
+  if (halfWarpRows)
     lanes = 16;
   int items = tuning.items ? tuning.items : int(ceilDiv(L, lanes));
-  // Rows of exactly 32 x items tile the warp's run, and the kernel then
-  // keeps each lane's run in its registers: where that run is not whole
-  // 16-byte vectors, one item more pads the row instead
-  // (kPaddedOneMoreItemInBytes).
-  const int inBytes = dtypeSize(spec.in);
-  if (!tuning.items && lanes == 32 && L == int64_t(32) * items && (items * inBytes) % 16 != 0 &&
-      (inBytes == 2 || inBytes == 4) && !spec.mask && spec.op != ScanOp::LogSumExp &&
-      policy::SegmentedPolicy::kPaddedOneMoreItem)
+  // A whole warp's rows that its items would tile (exactly 32 x items): the
+  // kernel keeps each lane's run in its registers, so where that run is not
+  // whole 16-byte vectors, one item more pads the row instead
+  // (kPaddedOneMoreItem).
+  if (policy::SegmentedPolicy::kPaddedOneMoreItem && !tuning.items && lanes == 32 && rowsTileAWarpRun(L, items) &&
+      (items * inBytes) % 16 != 0 && (inBytes == 2 || inBytes == 4) && !spec.mask && spec.op != ScanOp::LogSumExp)
     ++items;
-  const int maxItems = lanes == 16 && !shortRow ? policy::SegmentedPolicy::kPaddedHalfWarpMaxItems
-                                : policy::SegmentedPolicy::kPaddedWarpRowMaxItems;
+  const int maxItems =
+      halfWarpRows ? policy::SegmentedPolicy::kPaddedHalfWarpMaxItems : policy::SegmentedPolicy::kPaddedWarpRowMaxItems;
   if (tuning.stages || L > int64_t(32) * items || items > maxItems)
     return 0;
-  const bool twoByteMasked = spec.mask && dtypeSize(spec.in) == 2 && spec.op != ScanOp::LogSumExp;
+  const bool twoByteMasked = spec.mask && inBytes == 2 && spec.op != ScanOp::LogSumExp;
   const int mostLanes = wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes
                                             : policy::SegmentedPolicy::kPaddedShortRowMaxLanes;
   const bool fewIdleSlots = 8 * (int64_t(lanes) * items - L) <= L; // (at most an eighth)
@@ -127,7 +132,7 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
   // unless only the row items let its rows tile a warp's run (rows of 4 f64).
   // (tilesWarp mirrors kTiles in segmented_scan_warp_rows, templates/scanjit/segmented_scan.cuh,
   // which stores tiling rows from registers where it can and padded ones through scratch.)
-  const auto tilesWarp = [&](int items) { return L % items == 0 && (int64_t(32) * items) % L == 0; };
+  const auto tilesWarp = [&](int items) { return rowsTileAWarpRun(L, items); };
   const int lseItems = policy::SegmentedPolicy::kLogSumExpItems;
   if (spec.op == ScanOp::LogSumExp && !tuning.items && (tilesWarp(lseItems) || !tilesWarp(plan.items)))
     plan.items = lseItems;
