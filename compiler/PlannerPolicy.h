@@ -396,9 +396,26 @@ struct SegmentedPolicy {
   // f16[100000,224] 2.12 / 1.17, sum f32[100000,224] 2.01 / 1.11; max
   // f32[100000,352] 1.03 / 1.02, min i32[100000,288] 0.96 / 0.93). Not 1-
   // and 8-byte ones (max u8[100000,224] 1.51 / 2.06, sum f64[100000,224]
-  // 1.07 / 1.31; BENCHMARKS.md); masked rows and log-sum-exp's were not
-  // timed and keep their tiles.
+  // 1.07 / 1.31; BENCHMARKS.md). Masked rows (4-byte: masked 2-byte rows
+  // take chunks) take it only where one item more makes whole vectors, as
+  // their loads stay each lane's own (H200, x copy, tiling / one more: sum
+  // f32[100000,224] mask 1.93 / 0.92, max f32[100000,224] mask reverse
+  // 1.87 / 0.94, max i32[100000,480] mask 1.26 / 1.06, sum f32[100000,480]
+  // mask 1.16 / 1.05, max f32[100000,352] mask 1.08 / 1.01; not sum
+  // f32[100000,288] mask 1.01 / 1.08, min f32[100000,416] mask 1.13 /
+  // 1.12). Log-sum-exp's keep their tiles.
   static constexpr bool kPaddedOneMoreItem = true;
+  // Unmasked 2-byte log-sum-exp rows that tile a warp's run with lane runs
+  // off whole 16-byte vectors take twice the items, where those still tile
+  // it and are at most kLogSumExpDoubledMaxItems: fewer, longer lane runs
+  // (H200, x copy, items / twice: f16[400000,48] 1.37 / 1.20,
+  // f16[200000,160] 1.46 / 1.29, f16[37500,320] 1.45 / 1.27,
+  // bf16[100000,352] 1.56 / 1.28, f16[136363,88] 1.66 / 1.43,
+  // bf16[83333,144] 1.64 / 1.46, f16[200000,96] 1.30 / 1.23; bf16[31250,384]
+  // 1.19 / 1.25 lost; at 28 items bf16[107142,112] 1.35 / 1.44 lost, and
+  // masked rows lost up to 2.27 / 3.05: BENCHMARKS.md).
+  static constexpr bool kLogSumExpNarrowRowsDoubled = true;
+  static constexpr int kLogSumExpDoubledMaxItems = 24;
   // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are
   // padded rows of the fewest lanes whose items hold them (a power of two),
   // several rows a warp, at most an eighth of their slots idle (H200, ratio

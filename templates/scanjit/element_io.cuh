@@ -411,9 +411,16 @@ template <class P, int T, int N, bool kMaskRuns = P::kMask> struct WarpRunScratc
 };
 
 // Whether a thread's run of N results leaves better through the warp's
-// shared scratch (store_converted_warp_run) than from its registers.
+// shared scratch (store_converted_warp_run) than from its registers: runs of
+// more than 32 bytes, runs off their words' grid, and runs of kManyWords or
+// more narrow words (each such store spans the warp's whole run, a word of
+// every sector: logsumexp f16[100000,480] dim=1, 15 words of 2 bytes a lane,
+// went 7.05x copy from registers, 1.49x through the scratch; at 7 words,
+// max u8[107142,224] went 1.43x / 1.71x and logsumexp bf16[107142,112]
+// 1.35x / 1.39x: BENCHMARKS.md).
 template <class Out, int N> __device__ __forceinline__ bool store_by_warp_run(const Out *out) {
-  return N * sizeof(Out) > 32 || !VectorAccess<Out, N>::is_aligned(out);
+  constexpr int kManyWords = 8;
+  return N * sizeof(Out) > 32 || VectorAccess<Out, N>::kWords >= kManyWords || !VectorAccess<Out, N>::is_aligned(out);
 }
 
 // A tile's results in a row of `length` elements at `row`, the tile's first

@@ -200,8 +200,32 @@ TEST(Edges, PaddedWarpRows) {
       // (SegmentedPolicy::kPaddedOneMoreItem): lanes past the row's end.
       "sum f16[3001,480] dim=1",                "sum bf16[2001,352] dim=1 reverse",
       "sum f32[3001,224] dim=1 exclusive",      "min i32[2001,288] dim=1 reverse exclusive",
+      "max f32[3001,224] dim=1 mask reverse",   "max i32[2001,480] dim=1 mask exclusive",
   };
   expectWarpRowPlans(specs, 1);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+}
+
+// Rows that tile a warp's run with lane runs of 8 or more narrow words
+// (1 or 2 bytes, up to 32 bytes a lane): results leave through the warp's
+// scratch, not word by word from the registers (store_by_warp_run); 2-byte
+// log-sum-exp rows with twice the items (20-24); several rows a warp, a
+// partial last warp of rows; pointers off every grid.
+TEST(Edges, TilingWarpRowsOfManyNarrowWords) {
+  const std::vector<std::string> specs = {
+      "logsumexp f16[3001,480] dim=1",           "min i8[2001,416] dim=1 reverse",
+      "max u8[4001,288] dim=1 exclusive",        "logsumexp bf16[2001,60] dim=1 mask reverse",
+      "logsumexp f16[3001,52] dim=1 mask exclusive", "logsumexp f16[4001,22] dim=1 mask reverse exclusive",
+      "logsumexp f16[3001,96] dim=1 reverse",    "logsumexp bf16[2001,352] dim=1 exclusive",
+      "logsumexp f16[5001,40] dim=1",
+  };
+  expectWarpRowPlans(specs, 0);
+  for (const std::string &s : specs) { // (tiling: a row's lanes hold exactly its elements)
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.geometry.scan.size, int64_t(32 / plan.rowsPerChunk) * plan.items) << s;
+  }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
 }

@@ -969,13 +969,15 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
   }
   EXPECT_EQ(plan("prod i16[1000,260] dim=1").rowsPerChunk, 1);
   // Rows of exactly 32 x items whose runs are not whole 16-byte vectors, of
-  // 2- and 4-byte elements: one item more, padded; 1- and 8-byte ones,
-  // masked rows, log-sum-exp and whole vectors keep their tiles.
+  // 2- and 4-byte elements: one item more, padded (masked rows only where
+  // that makes whole vectors); 1- and 8-byte ones, log-sum-exp and whole
+  // vectors keep their tiles.
   for (const Case &c : {Case{"sum f16[1000,480] dim=1", 16}, Case{"sum bf16[1000,352] dim=1", 12},
                         Case{"sum f32[1000,224] dim=1", 8}, Case{"min i32[1000,288] dim=1", 10},
                         Case{"max u8[1000,224] dim=1", 7}, Case{"sum f64[1000,224] dim=1", 7},
-                        Case{"sum f32[1000,224] dim=1 mask", 7}, Case{"logsumexp f32[1000,224] dim=1", 7},
-                        Case{"sum f16[1000,512] dim=1", 16}}) {
+                        Case{"sum f32[1000,224] dim=1 mask", 8}, Case{"max i32[1000,480] dim=1 mask", 16},
+                        Case{"sum f32[1000,288] dim=1 mask", 9}, Case{"min f32[1000,416] dim=1 mask", 13},
+                        Case{"logsumexp f32[1000,224] dim=1", 7}, Case{"sum f16[1000,512] dim=1", 16}}) {
     KernelPlan p = plan(c.spec);
     EXPECT_TRUE(p.warpRows) << c.spec;
     EXPECT_EQ(p.items, c.items) << c.spec;
@@ -1013,7 +1015,8 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
 TEST(Planner, WarpRowsThatTileKeepWholeVectorsInRegisters) {
   for (const char *dtype : {"f16", "bf16", "f32", "i32"}) {
     for (int64_t L = 193; L <= 512; ++L) {
-      const std::string spec = std::string("max ") + dtype + "[20000," + std::to_string(L) + "] dim=1";
+      const std::string spec = std::string("max ") + dtype + "[20000," + std::to_string(L) + "] dim=1" +
+                               (L % 2 ? " mask" : ""); // (masked rows too, where 2-byte ones take chunks)
       const KernelPlan p = plan(spec.c_str());
       if (!p.warpRows)
         continue;
@@ -1025,23 +1028,49 @@ TEST(Planner, WarpRowsThatTileKeepWholeVectorsInRegisters) {
   }
 }
 
-TEST(Planner, ShortLogSumExpRowsArePaddedRowsOfFewerLanes) {
-  // Rows too short for 7 items a lane of a whole warp: the fewest lanes (a
-  // power of two) whose items hold them, several rows a warp (at most 16
-  // lanes a row; f64's at most 8 lanes and 8 items, registers), where at
-  // most an eighth of their slots idle.
-  struct Case {
-    const char *spec;
-    int items, rowsPerWarp;
-  };
-  for (const Case &c : {Case{"logsumexp f32[1000,100] dim=1", 13, 4}, Case{"logsumexp f64[1000,60] dim=1", 8, 4},
-                        Case{"logsumexp f16[200000,129] dim=1 mask", 9, 2}, Case{"logsumexp f32[1000,37] dim=1", 10, 8},
-                        Case{"logsumexp f32[1000,12] dim=1 reverse", 12, 32}}) {
+// A warp-row plan: its items a lane and rows a warp.
+struct WarpRowCase {
+  const char *spec;
+  int items, rowsPerWarp;
+};
+
+void expectWarpRowCases(std::initializer_list<WarpRowCase> cases) {
+  for (const WarpRowCase &c : cases) {
     const KernelPlan p = plan(c.spec);
     EXPECT_TRUE(p.warpRows) << c.spec;
     EXPECT_EQ(p.items, c.items) << c.spec;
     EXPECT_EQ(p.rowsPerChunk, c.rowsPerWarp) << c.spec;
   }
+}
+
+TEST(Planner, NarrowLogSumExpRowsOffVectorsTakeTwiceTheItems) {
+  // Unmasked 2-byte log-sum-exp rows that tile a warp's run with lane runs
+  // off whole 16-byte vectors: twice the items, fewer lanes a row, where
+  // those still tile it and are at most 24.
+  expectWarpRowCases({{"logsumexp f16[200000,96] dim=1", 24, 8},
+                      {"logsumexp f16[400000,48] dim=1", 24, 16},
+                      {"logsumexp bf16[100000,352] dim=1 reverse", 22, 2},
+                      {"logsumexp f16[37500,320] dim=1 exclusive", 20, 2},
+                      // Kept: 28 items, masked, 4-byte, whole vectors, and 6
+                      // items that 12 would not tile.
+                      {"logsumexp bf16[107142,112] dim=1", 14, 4},
+                      {"logsumexp f16[1000,96] dim=1 mask", 12, 4},
+                      {"logsumexp f32[1000,96] dim=1", 12, 4},
+                      {"logsumexp f16[1000,256] dim=1", 8, 1},
+                      {"logsumexp f16[200000,6] dim=1", 6, 32}});
+  EXPECT_EQ(chunks("logsumexp f16[200000,96] dim=1", "items=12").items, 12); // (tuned items kept)
+}
+
+TEST(Planner, ShortLogSumExpRowsArePaddedRowsOfFewerLanes) {
+  // Rows too short for 7 items a lane of a whole warp: the fewest lanes (a
+  // power of two) whose items hold them, several rows a warp (at most 16
+  // lanes a row; f64's at most 8 lanes and 8 items, registers), where at
+  // most an eighth of their slots idle.
+  expectWarpRowCases({{"logsumexp f32[1000,100] dim=1", 13, 4},
+                      {"logsumexp f64[1000,60] dim=1", 8, 4},
+                      {"logsumexp f16[200000,129] dim=1 mask", 9, 2},
+                      {"logsumexp f32[1000,37] dim=1", 10, 8},
+                      {"logsumexp f32[1000,12] dim=1 reverse", 12, 32}});
   // f64 rows of 37: 4 lanes would need 10 items, so 8 lanes of 5 (3 of 40
   // slots idle). f64 rows of 100 would take 16 lanes of 7 and rows of 190
   // a whole warp of 6 (both ran slower than chunks), rows of 129 a whole
