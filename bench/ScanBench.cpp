@@ -170,6 +170,12 @@ const Case kCases[] = {
     // Rows of exactly 32 x items (kPaddedOneMoreItem, fifty-fifth pass).
     {"cliffs", "sum f16[100000,480] dim=1"},
     {"cliffs", "sum bf16[100000,352] dim=1"},
+    // Tiling warp rows of many narrow words a lane, masked rows of 32 x
+    // items, 2-byte log-sum-exp rows off whole vectors (fifty-sixth pass).
+    {"cliffs", "logsumexp f16[100000,480] dim=1"},
+    {"cliffs", "min i8[100000,416] dim=1"},
+    {"cliffs", "sum f32[100000,224] dim=1 mask"},
+    {"cliffs", "logsumexp bf16[100000,352] dim=1"},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
