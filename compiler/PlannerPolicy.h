@@ -329,9 +329,17 @@ struct SegmentedPolicy {
   // u8 -> i64 1.41 -> 1.22, f64 1.36 -> 1.13; 8 stages no better), though
   // the staged kernel compiles ~50 ms slower (issue 18). Log-sum-exp, bound
   // by its exp and log, keeps registers (f32 0.177 ms / 0.194 / 0.190).
-  // Other widths off the grid keep registers too (the edges plan was no
-  // faster). BENCHMARKS.md has the tables.
+  // Other widths off the grid kept registers too, the edges plan no faster
+  // on the H100; on the H200 it is (kOffGridChunksStaged: x copy, registers
+  // / 4 stages, launches off the grid: sum f32[596037,163] @1 1.31 / 1.12,
+  // f32[100000,700] reverse @1 1.32 / 1.12, max f32[300000,100] mask @3
+  // 1.41 / 1.36, min f64[400000,120] reverse @1 1.34 / 1.13, sum
+  // f64[200000,170] mask exclusive @1 1.54 / 1.18, f64[556006,42] mask @1
+  // 1.57 / 1.16, max u8[800000,150] @1 3.67 / 3.21, sum u8[500000,99] @3
+  // 1.44 / 1.36, sum i32[400000,77] @2 1.36 / 1.36). BENCHMARKS.md has the
+  // tables.
   static constexpr int kStagedInBytes = 2;
+  static constexpr bool kOffGridChunksStaged = true;
   static constexpr int kStages = 4;
   // Chunks of whole words run in blocks of 256 (the row family's pipelined
   // blocks are 128): 16 of 16 shapes gained on an H100 (x copy:

@@ -14,8 +14,9 @@ namespace {
 // family's stages (the chunk keeps its bytes), where
 // the chunks are whole 16-byte words (rows on the grid, or chunks rounded
 // to whole words: SegmentedPolicy::kChunksOfWholeWords), and for 2-byte
-// elements off the grid too (the grid pipeline's edges plan); log-sum-exp
-// and other widths off the grid keep registers.
+// elements off the grid too (the grid pipeline's edges plan), as every
+// width's launches off the grid (kOffGridChunksStaged); log-sum-exp keeps
+// registers.
 void planSegmentedStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan,
                          int64_t rows) {
   const int64_t L = plan.geometry.scan.size;
@@ -26,7 +27,9 @@ void planSegmentedStages(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   const bool wholeWords = onGrid || (!tuning.offGrid && policy::SegmentedPolicy::kChunksOfWholeWords &&
                                      plan.rowsPerChunk >= wordRows);
   const bool narrow = dtypeSize(spec.in) == policy::SegmentedPolicy::kStagedInBytes;
-  const bool staged = tuning.stages > 0 || (spec.op != ScanOp::LogSumExp && (narrow || wholeWords));
+  const bool staged = tuning.stages > 0 || (spec.op != ScanOp::LogSumExp &&
+                                            (narrow || wholeWords ||
+                                             (tuning.offGrid && policy::SegmentedPolicy::kOffGridChunksStaged)));
   auto stagesIn = [&](int threads) {
     plan.threads = pick(tuning.threads, threads);
     return staged ? bulkStages(arch, spec, tuning, plan, policy::SegmentedPolicy::kStages,

@@ -162,12 +162,16 @@ TEST(Edges, LookbackWindowFitsTheRow) {
 TEST(Edges, SegmentedOddRowsAndOffsets) {
   SCANJIT_REQUIRE_GPU();
   // The direct segmented kernel tiles each chunk on its 16-byte grid; the
-  // staged one (stages=N) is an edges plan. 8-byte results of byte rows
-  // leave through the warp's scratch.
+  // staged one (stages=N) is an edges plan, as are chunks of every width
+  // launched off the grid. 8-byte results of byte rows leave through the
+  // warp's scratch.
   const std::vector<std::string> specs = {"sum f32[7777,333] dim=1", "sum f32[5000,37] dim=1 mask reverse",
                                           "max f16[3000,101] dim=1 exclusive",
                                           "sum i32[4001,63] dim=1 mask reverse exclusive",
-                                          "sum i8[3001,520] dim=1 mask reverse", "sum u8[2000,1000] dim=1"};
+                                          "sum i8[3001,520] dim=1 mask reverse", "sum u8[2000,1000] dim=1",
+                                          // Launched off the grid: edges plans of every width (kOffGridChunksStaged).
+                                          "min f64[3001,120] dim=1 reverse", "sum f64[2001,42] dim=1 mask exclusive",
+                                          "max f32[3001,100] dim=1 mask", "max u8[4001,150] dim=1 reverse"};
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
