@@ -104,9 +104,8 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   // A whole warp's rows that its items would tile (exactly 32 x items): the
   // kernel keeps each lane's run in its registers, so where that run is not
   // whole 16-byte vectors, one item more pads the row instead
-  // (kPaddedOneMoreItem).
-  // (Masked rows: only where that makes whole vectors, their loads staying
-  // each lane's own.)
+  // (kPaddedOneMoreItem); masked rows only where that makes whole vectors,
+  // their loads staying each lane's own.
   if (policy::SegmentedPolicy::kPaddedOneMoreItem && !tuning.items && lanes == 32 && rowsTileAWarpRun(L, items) &&
       (items * inBytes) % 16 != 0 && (inBytes == 2 || inBytes == 4) && spec.op != ScanOp::LogSumExp &&
       (!spec.mask || ((items + 1) * inBytes) % 16 == 0))
@@ -170,9 +169,9 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
     // Unmasked 2-byte log-sum-exp rows whose lane runs tile the warp off
     // whole vectors: twice the items, where those still tile it
     // (kLogSumExpNarrowRowsDoubled).
-    const int doubled = 2 * plan.items;
+    const int inBytes = dtypeSize(spec.in), doubled = 2 * plan.items;
     if (policy::SegmentedPolicy::kLogSumExpNarrowRowsDoubled && spec.op == ScanOp::LogSumExp && !spec.mask &&
-        !tuning.items && dtypeSize(spec.in) == 2 && tilesWarp(plan.items) && (plan.items * 2) % 16 != 0 &&
+        !tuning.items && inBytes == 2 && tilesWarp(plan.items) && (plan.items * inBytes) % 16 != 0 &&
         tilesWarp(doubled) && doubled <= policy::SegmentedPolicy::kLogSumExpDoubledMaxItems)
       plan.items = doubled;
     // Rows per warp and step (a row that tiles the run takes L / items lanes,
