@@ -175,7 +175,7 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
 
-// Each spec's plan: padded warp rows (row_segmented, warp_rows=1), `rows`
+// Each spec's plan: warp rows, padded or tiling (row_segmented, warp_rows=1), `rows`
 // rows a warp where rows > 0. (Plans need no GPU.)
 void expectWarpRowPlans(const std::vector<std::string> &specs, int64_t rows) {
   for (const std::string &s : specs) {
@@ -183,10 +183,15 @@ void expectWarpRowPlans(const std::vector<std::string> &specs, int64_t rows) {
     ASSERT_TRUE(planOf(s, plan));
     EXPECT_EQ(plan.family, KernelFamily::RowSegmented) << s;
     EXPECT_TRUE(plan.warpRows) << s;
-    if (rows > 0)
+    if (rows > 0) {
       EXPECT_EQ(plan.rowsPerChunk, rows) << s << ": rows a warp";
+    }
   }
 }
+
+// Where the warp-row tests place their tensors: aligned, the output an
+// element in (results off their words), every pointer off the grid.
+std::vector<CaseOptions> warpRowPlacements() { return {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)}; }
 
 // Rows that fit a warp's run without tiling it: a warp a row, the lanes
 // past the row's end holding the identity (padded warp rows), 7 to 16 items
@@ -208,7 +213,7 @@ TEST(Edges, PaddedWarpRows) {
   };
   expectWarpRowPlans(specs, 1);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
-  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+  expectCasesPass(specs, warpRowPlacements());
 }
 
 // Rows that tile a warp's run with lane runs of 8 or more narrow words
@@ -231,7 +236,7 @@ TEST(Edges, TilingWarpRowsOfManyNarrowWords) {
     EXPECT_EQ(plan.geometry.scan.size, int64_t(32 / plan.rowsPerChunk) * plan.items) << s;
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
-  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+  expectCasesPass(specs, warpRowPlacements());
 }
 
 // Padded rows of 1- and 2-byte elements of fewer than 10 items a lane of a
@@ -251,7 +256,7 @@ TEST(Edges, PaddedHalfWarpRows) {
   expectWarpRowPlans(specs, 2);
   expectWarpRowPlans({"max f32[3001,214] dim=1 mask", "min i32[2001,250] dim=1", "max i8[2001,240] dim=1 mask"}, 1);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
-  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+  expectCasesPass(specs, warpRowPlacements());
 }
 
 // Log-sum-exp rows too short for 7 items a lane of a whole warp: padded
@@ -267,7 +272,7 @@ TEST(Edges, PaddedShortRowsOfLogSumExp) {
   };
   expectWarpRowPlans(specs, 0);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
-  expectCasesPass(specs, {CaseOptions(), offsets(0, 0, 1), offsets(1, 3, 2)});
+  expectCasesPass(specs, warpRowPlacements());
 }
 
 // Segmented rows of odd lengths, every width, staged in chunks of whole
