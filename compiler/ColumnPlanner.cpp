@@ -230,12 +230,27 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kFewColumnsGroups);
     tuning.vector = pick(tuning.vector, 1);
   }
+  // Unmasked max and min of 1-byte elements, f16 and bf16: panels of 128
+  // columns in blocks of 128, two threads a column
+  // (ColumnPolicy::kTwoThreadColumnsThreads).
+  const bool narrowMaxMin = (spec.op == ScanOp::Max || spec.op == ScanOp::Min) &&
+                            (dtypeSize(spec.in) == 1 || (dtypeSize(spec.in) == 2 && isFloating(spec.in)));
+  if (!spec.mask && narrowMaxMin) {
+    tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kTwoThreadColumnsThreads);
+    tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kTwoThreadColumnsGroups);
+  }
+  // Masked sums and products of 4-byte elements keep the pipeline's groups
+  // with pieces (ColumnPolicy::kMaskedPiecesKeepPipelineGroups).
+  const bool maskedPiecesKeepGroups = policy::ColumnPolicy::kMaskedPiecesKeepPipelineGroups && spec.mask &&
+                                      cheapCombine(spec) && dtypeSize(spec.in) == 4 &&
+                                      dtypeSize(accumulatorType(spec.op, spec.in)) == 4;
   const int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
   int threads = tuning.threads;
   if (!fitColumnStages(arch, spec, tuning, plan, edges, groups, threads))
     return;
   const bool pieceGroups =
-      !edges || spec.mask || dtypeSize(spec.in) <= policy::ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes;
+      (!edges || spec.mask || dtypeSize(spec.in) <= policy::ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes) &&
+      !maskedPiecesKeepGroups;
   auto fitPieceGroups = [&](KernelPlan &p, int blockThreads) {
     if (p.pieces > 1 && !tuning.groups && cheapCombine(spec) && pieceGroups)
       fitColumnStages(arch, spec, tuning, p, edges, policy::ColumnPolicy::kPieceGroups, blockThreads,
@@ -246,12 +261,14 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // 1.20 -> 1.31 of copy so; i16, summed in i64, lost too: BENCHMARKS.md),
   // or, on a single line of at most kWidePanelsMaxIdlePanels of them with
   // pieces, leave more columns idle than the narrower panels
-  // (ColumnPolicy::kPipelineThreadsTwoByteSums).
+  // (ColumnPolicy::kPipelineThreadsTwoByteSums); with pieces, only rows off
+  // the grid take them (kWidePanelsWithPiecesOnlyOffTheGrid).
   if (!threads && dtypeSize(spec.in) == 2 && isFloating(spec.in) && cheapCombine(spec)) {
     KernelPlan wide = plan;
     const int wideThreads = policy::ColumnPolicy::kPipelineThreadsTwoByteSums;
+    const bool widePiecesFit = edges || !policy::ColumnPolicy::kWidePanelsWithPiecesOnlyOffTheGrid;
     if (fitColumnStages(arch, spec, tuning, wide, edges, groups, wideThreads) &&
-        (wide.pieces == 1 || plan.pieces > 1)) {
+        (wide.pieces == 1 || (plan.pieces > 1 && widePiecesFit))) {
       fitPieceGroups(wide, wideThreads);
       const bool fewWidePanels =
           g.numLines() == 1 &&
@@ -262,6 +279,15 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
           return;
       }
       plan = wide;
+      return;
+    }
+    // Unmasked, where even panels of 64 take no pieces: panels of 128 in
+    // blocks of 128 (ColumnPolicy::kTwoByteSumsWithoutPiecesTwoThreadColumns).
+    KernelPlan twoThreadColumns = plan;
+    if (!spec.mask && plan.pieces == 1 && policy::ColumnPolicy::kTwoByteSumsWithoutPiecesTwoThreadColumns &&
+        fitColumnStages(arch, spec, tuning, twoThreadColumns, edges, policy::ColumnPolicy::kTwoThreadColumnsGroups,
+                        policy::ColumnPolicy::kTwoThreadColumnsThreads)) {
+      plan = twoThreadColumns;
       return;
     }
   }
@@ -285,13 +311,17 @@ bool fittedPanelApplies(const ScanSpec &spec, const PlanTuning &tuning, const Sc
 }
 
 // Whether several lines' columns may take the fitted panel: only where it
-// leaves fewer columns idle than `panels`, the policy's
-// (ColumnPolicy::kFittedPanelMaxColumns says why).
+// leaves fewer columns idle than `panels`, the policy's, or as few for sums
+// and products of f16 and bf16 (ColumnPolicy::kFittedPanelMaxColumns and
+// kFittedPanelTwoByteSumsTakeTies say why).
 bool fittedPanelAppliesToLines(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &panels) {
   const ScanGeometry &g = panels.geometry;
+  const int64_t fittedIdle = idleColumns(g.inner.size, 32), panelsIdle = idleColumns(panels);
+  const bool takesTies = policy::ColumnPolicy::kFittedPanelTwoByteSumsTakeTies && dtypeSize(spec.in) == 2 &&
+                         isFloating(spec.in) && cheapCombine(spec);
   return pickFlag(tuning.fittedPanel, fittedPanelFits(spec, g) && g.numLines() > 1 &&
                                           dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 &&
-                                          idleColumns(g.inner.size, 32) < idleColumns(panels));
+                                          (fittedIdle < panelsIdle || (takesTies && fittedIdle == panelsIdle)));
 }
 
 // The tuning that plans the columns as one fitted panel in place of

@@ -126,6 +126,16 @@ int maxRowStages(const ScanSpec &spec) {
   return cheapCombine(spec) ? policy::StagePolicy::kMaxStages : policy::StagePolicy::kMaxStagesCostlyOps;
 }
 
+// A pipelined row block's threads, before fitting them to the row
+// (StagePolicy::kRowThreads and its exceptions).
+int pipelinedRowThreads(const ScanSpec &spec) {
+  if (wideLogSumExp(spec))
+    return policy::StagePolicy::kWideLogSumExpRowThreads;
+  if (dtypeSize(spec.in) == 2 && !spec.mask && spec.op != ScanOp::LogSumExp)
+    return policy::StagePolicy::kNarrowUnmaskedRowThreads;
+  return policy::StagePolicy::kRowThreads;
+}
+
 // A pipelined row block for rows of a few tiles whose last tile would be
 // mostly empty (1100 floats: 1024 + 76 in blocks of 128 threads): the block
 // size, in whole warps within kFitThreads, that leaves the fewest empty
@@ -517,9 +527,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   plan.stages = bulkStages(arch, spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   if (plan.stages > 0 && !tuning.threads) {
     // Pipelined rows do better with smaller blocks: more of them per SM.
-    plan.threads = rowThreadsFittingTheRow(
-        L, plan.items,
-        blockFor(wideLogSumExp(spec) ? policy::StagePolicy::kWideLogSumExpRowThreads : policy::StagePolicy::kRowThreads));
+    plan.threads = rowThreadsFittingTheRow(L, plan.items, blockFor(pipelinedRowThreads(spec)));
     plan.stages = bulkStages(arch, spec, tuning, plan, maxStages, policy::StagePolicy::kBudgetBytes);
   }
   plan.edges = plan.edges && plan.stages > 0;

@@ -55,6 +55,14 @@ struct StagePolicy {
   // 2.95 -> 2.59, [2048,16384] mask reverse 2.77 -> 2.53, [8192,2048]
   // exclusive 2.34 -> 2.11, [4096,8192] 2.38 -> 2.34; BENCHMARKS.md).
   static constexpr int kWideLogSumExpRowThreads = 256;
+  // ... and unmasked rows of 2-byte elements (but log-sum-exp's) in blocks
+  // of 256: twice the bytes a tile, and half the tiles' start-ups (H200, x
+  // copy, 128 -> 256, two rounds: sum bf16[947,50176] 1.18 -> 1.04,
+  // f16[1000,100003] 1.37 -> 1.23, f16[1000,40001] one element in 1.36 ->
+  // 1.22; f16[8192,32768] 1.06 -> 1.05). Masked ones lost (max
+  // f16[2000,20011] mask one in 1.25 -> 1.32, max bf16[4096,50257] mask
+  // reverse 1.11 -> 1.16; BENCHMARKS.md).
+  static constexpr int kNarrowUnmaskedRowThreads = 256;
   // Row family: a pipelined block streams rows round-robin over the grid
   // until it has at least kMinTilesPerBlock tiles' worth of elements (one
   // row from 4 tiles up), while the grid keeps kMinRowBlocks blocks. Rows of
@@ -730,6 +738,42 @@ struct ColumnPolicy {
   // gained (sum bf16[6769,1102] reverse @1 1.68 -> 2.58, f16[8192,4097]
   // 1.79 -> 2.08, 17 lines of bf16[6239,387] 1.99 -> 2.31; BENCHMARKS.md).
   static constexpr int64_t kWidePanelsMaxIdlePanels = 2;
+  // With pieces, only edges plans (rows off the 16-byte grid, read from
+  // their stages an element at a time) take the wide panels: on the H200,
+  // aligned rows lost with them (x copy, blocks of 256 -> the pieces' 64:
+  // sum f16[8192,4096] dim=0 1.29 -> 1.19, f16[16384,8192] 1.27 -> 1.09,
+  // bf16[8192,4096] mask 1.46 -> 1.37, bf16[21648,3696] mask reverse 1.61 ->
+  // 1.50), while rows off the grid lost without them (bf16[21648,3697] mask
+  // reverse 1.84 -> 2.32, f16[8192,4097] 1.76 -> 1.89; BENCHMARKS.md).
+  static constexpr bool kWidePanelsWithPiecesOnlyOffTheGrid = true;
+  // Panels of 128 columns in blocks of 128, two threads a column: unmasked
+  // max and min of 1-byte elements, f16 and bf16 (H200, x copy, the policy's
+  // panels of 64 in four groups -> these, A/B of two rounds: max
+  // u8[16384,4096] dim=0 2.70 -> 2.19, max i8[8192,8192] 2.70 -> 2.11, min
+  // u8[32768,2048] reverse 2.35 -> 1.81, max bf16[32768,32768] 1.48 -> 1.19,
+  // min bf16[16,65536,128] dim=1 1.61 -> 1.29, max u8[64,4096,256] dim=1
+  // 2.72 -> 2.28, min f16[8192,8192] exclusive 1.41 -> 1.25, max
+  // f16[8192,4096] 1.46 -> 1.34). i16 lost twice (max [8192,4096] 1.31 ->
+  // 1.33, 1.33 -> 1.37), masked max bf16[16384,8192] 1.60 -> 1.73, f32 max and
+  // min 1.15 -> 1.29 and 1.28 -> 1.47 (tuned; BENCHMARKS.md) ...
+  static constexpr int kTwoThreadColumnsThreads = 128;
+  static constexpr int kTwoThreadColumnsGroups = 2;
+  // ... and unmasked f16 and bf16 sums and products where panels of 64 take
+  // no pieces (bf16[32768,32768] dim=0 1.21 -> 1.14, f16[32768,32768] 1.20
+  // -> 1.14, prod bf16[16384,16384] 1.27 -> 1.14, f16[16384,32768] reverse
+  // 1.18 -> 1.14; the panels of 128 bring pieces).
+  static constexpr bool kTwoByteSumsWithoutPiecesTwoThreadColumns = true;
+  // Masked sums and products of 4-byte elements keep the pipeline's four
+  // threads a column when they take pieces, not the pieces' two
+  // (kPieceGroups): H200, x copy,
+  // 2 -> 4, two rounds: f32[21648,3696] dim=0 mask reverse 1.36 -> 1.14,
+  // [8192,4096] mask 1.25 -> 1.14, [1000000,200] mask 2.21 -> 1.93,
+  // [65536,333] mask 2.01 -> 1.79, prod [16384,1001] mask reverse 1.84 ->
+  // 1.66, [8192,4097] mask 1.59 -> 1.52, [16,65536,128] dim=1 mask 1.22 ->
+  // 1.18; all 7 timed gained, and in an A/B all 10, fitted panels of a
+  // single line too (their threads a column follow: [1000000,96] mask 1.56 ->
+  // 1.42, [2000000,64] mask 1.46 -> 1.37).
+  static constexpr bool kMaskedPiecesKeepPipelineGroups = true;
   // Sums and products of 8-byte elements take a column a thread, four
   // threads to a column, in blocks of 256 (panels of 64), not the pieces'
   // two columns a thread in blocks of 64 (ms, H100 / H200: f64[8192,8192]
@@ -961,6 +1005,13 @@ struct ColumnPolicy {
   // lost (min i32[16,2645,141] mask reverse 2.01 -> 2.39), where a single
   // line lost with them (sum f16[1000000,160] 1.88 -> 2.26; BENCHMARKS.md).
   static constexpr long long kFittedPanelMaxColumns = 160;
+  // ... and several lines of f16 or bf16 sums and products take it where it
+  // leaves as many columns idle as the policy's panels of 64 (which replaced
+  // their wide panels on the grid, kWidePanelsWithPiecesOnlyOffTheGrid):
+  // H200, x copy, panels of 64 -> fitted, two rounds: prod bf16[43,5582,120]
+  // dim=1 exclusive 1.61 -> 1.49, prod bf16[27,6349,104] 1.75 -> 1.65;
+  // sum f16[16,65536,128] 1.44 -> 1.47 (no column idle either way).
+  static constexpr bool kFittedPanelTwoByteSumsTakeTies = true;
   // Blocks of 512 (4 threads a column of 128) that took over 64 registers a
   // thread ran one an SM and lost (H200, x copy: min bf16[500000,110] dim=0
   // exclusive 2.62 -> 3.77 at 72 registers, min f32[398543,114] @1 1.77 ->

@@ -540,7 +540,7 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
                           Fitted{"sum bf16[502457,159] dim=0", 320, 2},      // off the grid
                           Fitted{"sum f32[639371,123] dim=0", 256, 2},       // unmasked off the grid: 4 a column, halved
                           Fitted{"max bf16[3000000,150] dim=0", 320, 2},     // 4 a column, halved
-                          Fitted{"sum f32[1000000,96] dim=0 mask", 192, 2},  // not masked 4-byte sums' 128
+                          Fitted{"sum f32[1000000,96] dim=0 mask", 384, 4},  // masked 4-byte sums keep 4 a column
                           Fitted{"min i16[284906,147] dim=0 reverse", 320, 2}}) {
     KernelPlan p = plan(f.spec);
     EXPECT_EQ(p.family, KernelFamily::Column) << f.spec;
@@ -553,7 +553,8 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   // elements, log-sum-exp, tuned blocks.
   EXPECT_EQ(plan("sum f32[16,65536,128] dim=1").vector, 2);
   EXPECT_EQ(plan("sum f32[1000000,200] dim=0").vector, 2);
-  EXPECT_EQ(plan("sum f16[1000000,200] dim=0").threads, 256);
+  EXPECT_EQ(plan("sum f16[1000000,200] dim=0").vector, 2);
+  EXPECT_EQ(plan("sum f16[1000000,201] dim=0").threads, 256); // off the grid: f16's wide panels
   EXPECT_EQ(plan("sum i8[4000000,150] dim=0").vector, 2);
   EXPECT_EQ(plan("sum f64[1000000,100] dim=0").threads, 256);
   EXPECT_EQ(plan("logsumexp f32[1000000,100] dim=0").threads, plan("logsumexp f32[1000000,100] dim=0 reverse").threads);
@@ -584,6 +585,10 @@ TEST(Planner, SeveralLinesTakeTheFittedPanelWhereFewerColumnsIdle) {
   // accumulators of 8 bytes: the policy's panels.
   EXPECT_EQ(plan("sum f32[16,65536,100] dim=1").vector, 2);
   EXPECT_EQ(plan("sum i32[20,9191,70] dim=1 reverse").vector, 2);
+  // ... but sums and products of f16 and bf16 take ties (120 -> 128).
+  EXPECT_EQ(plan("prod bf16[43,5582,120] dim=1 exclusive").vector, 1);
+  EXPECT_EQ(plan("sum f16[16,65536,128] dim=1").vector, 1);
+  EXPECT_EQ(plan("max bf16[43,5582,120] dim=1").vector, 2);
   // A single line keeps its fitted panel's own occupancy.
   EXPECT_NE(plan("sum f16[1000000,160] dim=0").minBlocksPerSm, 2);
 }
@@ -792,6 +797,22 @@ TEST(Planner, RowBlocksOfShortRowsFitTheRow) {
   EXPECT_EQ(plan("sum f32[350000,3000] dim=1").threads, 128);         // 72 empty slots is the least
   EXPECT_EQ(plan("sum f32[32768,8192] dim=1").threads, 128);          // longer rows keep the policy
   EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").threads, 160); // rows off the grid fit alike
+}
+
+// Pipelined rows take blocks of 128, but unmasked rows of 2-byte elements
+// 256 (StagePolicy::kNarrowUnmaskedRowThreads), and f64 log-sum-exp 256.
+TEST(Planner, UnmaskedTwoByteRowsTakeBlocksOf256) {
+  for (const char *text : {"sum bf16[947,50176] dim=1", "sum f16[1000,100003] dim=1", "max i16[2000,50000] dim=1",
+                           "prod bf16[1000,65536] dim=1 exclusive reverse"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::Row) << text;
+    EXPECT_GT(p.stages, 0) << text;
+    EXPECT_EQ(p.threads, 256) << text;
+  }
+  for (const char *text : {"sum f16[1000,100003] dim=1 mask", "logsumexp bf16[1000,65536] dim=1",
+                           "sum f32[4096,4096] dim=1", "max u8[1000,65536] dim=1"})
+    EXPECT_EQ(plan(text).threads, 128) << text;
+  EXPECT_EQ(plan("logsumexp f64[1000,100003] dim=1").threads, 256);
 }
 
 TEST(Planner, ShortContiguousRowsAreSegmented) {
@@ -1189,8 +1210,9 @@ TEST(Planner, FewPanelsCutTheScanIntoPieces) {
 }
 
 // Pieces of unmasked 4- and 8-byte edges plans keep four threads a column
-// and 64-row stages; aligned, masked or 2-byte ones take two and 48
-// (ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes).
+// and 64-row stages, as do masked 4-byte sums on the grid or off it
+// (ColumnPolicy::kMaskedPiecesKeepPipelineGroups); other aligned or 2-byte
+// ones take two and 48 (ColumnPolicy::kPieceGroupsMaxUnmaskedEdgesInBytes).
 TEST(Planner, PiecesOffTheGridKeepFourThreadsAColumn) {
   for (const char *text : {"sum f32[327129,245] dim=0 reverse", "max f64[16384,1001] dim=0",
                            "sum i32[8192,4097] dim=0"}) {
@@ -1201,7 +1223,13 @@ TEST(Planner, PiecesOffTheGridKeepFourThreadsAColumn) {
     EXPECT_EQ(p.threads, 128) << text;
   }
   EXPECT_EQ(plan("sum f32[327129,245] dim=0").rowsPerChunk, 64);
-  for (const char *text : {"sum f32[8192,4097] dim=0 mask", "sum i16[8192,4097] dim=0", "sum f32[2048,8192] dim=0"}) {
+  for (const char *text : {"sum f32[8192,4097] dim=0 mask", "prod f32[8192,4096] dim=0 mask reverse"}) {
+    KernelPlan p = plan(text);
+    EXPECT_GT(p.pieces, 1) << text;
+    EXPECT_EQ(p.groups, 4) << text;
+    EXPECT_EQ(p.rowsPerChunk, 64) << text;
+  }
+  for (const char *text : {"sum i16[8192,4097] dim=0", "sum f32[2048,8192] dim=0", "sum i32[8192,4096] dim=0 mask"}) {
     KernelPlan p = plan(text);
     EXPECT_GT(p.pieces, 1) << text;
     EXPECT_EQ(p.groups, 2) << text;
@@ -1226,17 +1254,43 @@ TEST(Planner, ColumnVectorShrinksToTheStrides) {
 }
 
 // Sums and products of f16/bf16 through the column pipeline take blocks of
-// 256 (wider panels) unless those bring pieces to a plan that had none;
-// max, min and 2-byte integers keep the policy's panels.
+// 256 (wider panels) unless those bring pieces to a plan that had none, or
+// to rows on the 16-byte grid; max, min and 2-byte integers keep the
+// policy's panels.
 TEST(Planner, TwoByteFloatSumsTakeWiderColumnPanels) {
-  for (const char *text : {"sum f16[8192,8192] dim=0", "prod bf16[4096,4096] dim=0 mask", "sum f16[64,256,1024] dim=1"})
+  for (const char *text : {"sum f16[8192,8193] dim=0", "prod bf16[4096,4095] dim=0 mask", "sum f16[64,256,1024] dim=1"})
     EXPECT_EQ(plan(text).threads, 256) << text;
-  KernelPlan big = plan("sum bf16[32768,32768] dim=0"); // 512 panels of 64: no pieces; 256 of 128 would have them
+  for (const char *text : {"sum f16[8192,8192] dim=0", "prod bf16[4096,4096] dim=0 mask", "sum f16[16384,16384] dim=0"}) {
+    const KernelPlan p = plan(text); // on the grid, with pieces: as f32's
+    EXPECT_GT(p.pieces, 1) << text;
+    EXPECT_EQ(p.threads, plan("sum f32[8192,8192] dim=0").threads) << text;
+  }
+  // 512 panels of 64: no pieces; 256 of 128 would have them. Unmasked,
+  // panels of 128 in blocks of 128 (two threads a column) take them anyway.
+  KernelPlan big = plan("sum bf16[32768,32768] dim=0");
   EXPECT_EQ(big.threads, 128);
-  EXPECT_EQ(big.pieces, 1);
+  EXPECT_EQ(big.groups, 2);
+  EXPECT_EQ(plan("sum bf16[32768,32768] dim=0 mask").pieces, 1);
   EXPECT_EQ(plan("sum i16[8192,8192] dim=0").threads, plan("sum f32[8192,8192] dim=0").threads);
   EXPECT_EQ(plan("max f16[4096,4096] dim=0").threads, 128);
   EXPECT_EQ(planKernel(mustParse("sum f16[8192,8192] dim=0"), *parsePlanTuning("threads=64")).threads, 64);
+}
+
+// Unmasked max and min of 1-byte elements, f16 and bf16 take panels of 128
+// in blocks of 128, two threads a column (ColumnPolicy::kTwoThreadColumns*);
+// masked ones, i16 and 4-byte elements keep the policy's four.
+TEST(Planner, NarrowMaxAndMinColumnsTakeTwoThreadsAColumn) {
+  for (const char *text : {"max u8[16384,4096] dim=0", "min bf16[25598,1500] dim=0 reverse",
+                           "max bf16[32768,32768] dim=0", "min i8[8192,8192] dim=0 exclusive"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::Column) << text;
+    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_EQ(p.groups, 2) << text;
+    EXPECT_EQ(p.threads / p.groups * p.vector, 128) << text;
+  }
+  for (const char *text : {"max bf16[16384,8192] dim=0 mask", "max f32[8192,4096] dim=0", "min i32[8192,4096] dim=0",
+                           "max i16[8192,4096] dim=0"})
+    EXPECT_EQ(plan(text).groups, 4) << text;
 }
 
 // A column pipeline's groups read their rows from the stage ahead of their
