@@ -781,6 +781,55 @@ TEST(Edges, TwoByteSumsTakeNarrowPanelsWhereWideOnesLeaveColumnsIdle) {
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
+// The column panels' H200 block shapes (ColumnPolicy): unmasked max and min
+// of 1-byte elements, f16 and bf16 in panels of 128, two threads a column;
+// masked 4-byte sums with pieces keeping four threads a column; f16/bf16
+// sums on the grid with pieces in f32's panels of 64 (blocks of 64). On and
+// off the grid, both directions, exclusive.
+TEST(Edges, ColumnBlockShapesOfTheH200) {
+  struct Shape {
+    std::string spec;
+    int threads, groups;
+  };
+  const std::vector<Shape> shapes = {
+      {"max u8[6001,1024] dim=0", 128, 2},         {"min bf16[8009,1500] dim=0 reverse", 128, 2},
+      {"max f16[4001,2048] dim=0 exclusive", 128, 2}, {"min i8[5003,1000] dim=0 reverse exclusive", 128, 2},
+      {"sum f32[8009,1024] dim=0 mask reverse", 128, 4}, {"prod f32[6001,1001] dim=0 mask", 128, 4},
+      {"sum f32[5003,333] dim=0 mask exclusive", 128, 4}, {"sum f16[8192,1024] dim=0", 64, 2},
+      {"prod bf16[6001,2048] dim=0 mask exclusive", 64, 2}, {"sum bf16[4001,1000] dim=0 reverse", 64, 2},
+  };
+  std::vector<std::string> specs;
+  for (const Shape &shape : shapes) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(shape.spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << shape.spec;
+    EXPECT_GT(plan.pieces, 1) << shape.spec;
+    EXPECT_EQ(plan.threads, shape.threads) << shape.spec;
+    EXPECT_EQ(plan.groups, shape.groups) << shape.spec;
+    specs.push_back(shape.spec);
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
+// Unmasked pipelined rows of 2-byte elements take blocks of 256
+// (StagePolicy::kNarrowUnmaskedRowThreads), fitted to rows of a few tiles.
+TEST(Edges, TwoByteRowsInBlocksOf256) {
+  const std::vector<std::string> wide = {"sum bf16[600,20000] dim=1", "max i16[800,12000] dim=1 exclusive",
+                                         "sum f16[520,8192] dim=1 reverse"};
+  for (const std::string &spec : wide) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Row) << spec;
+    EXPECT_GT(plan.stages, 0) << spec;
+    EXPECT_EQ(plan.threads, 256) << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  std::vector<std::string> specs = wide;
+  specs.insert(specs.end(), {"prod f16[1000,10001] dim=1 reverse", "min bf16[700,9001] dim=1 exclusive"});
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 TEST(Edges, TallPanelsByWholeRowTiles) {
   // Tiles of whole contiguous rows, one bulk copy each at any alignment,
   // chained by look-back per column (column_tiles.cuh): every op, element
