@@ -30,6 +30,13 @@ void expectPlanWith(const std::string &spec, KernelFamily family, bool KernelPla
   EXPECT_TRUE(plan.*flag) << spec;
 }
 
+// `plan` is the plan of `spec`, a column plan with pieces.
+void expectColumnPieces(const std::string &spec, KernelPlan &plan) {
+  ASSERT_TRUE(planOf(spec, plan));
+  EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+  EXPECT_GT(plan.pieces, 1) << spec;
+}
+
 // The plan of each spec is the look-back's, loaded by each thread (no stages).
 void expectUnstagedLookback(const std::string &spec) {
   KernelPlan plan;
@@ -754,10 +761,8 @@ TEST(Edges, ColumnsTakeOnePanelFittedToThem) {
   };
   for (const std::string &spec : specs) {
     KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    expectColumnPieces(spec, plan);
     EXPECT_EQ(plan.vector, 1) << spec;
-    EXPECT_GT(plan.pieces, 1) << spec;
     EXPECT_EQ(plan.threads / plan.groups, (plan.geometry.inner.size + 31) / 32 * 32) << spec;
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
@@ -772,9 +777,7 @@ TEST(Edges, TwoByteSumsTakeNarrowPanelsWhereWideOnesLeaveColumnsIdle) {
                                           "sum f16[20011,320] dim=0 reverse"};
   for (const std::string &spec : specs) {
     KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
-    EXPECT_GT(plan.pieces, 1) << spec;
+    expectColumnPieces(spec, plan);
     EXPECT_EQ(plan.threads / plan.groups * plan.vector, 64) << spec;
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
@@ -801,9 +804,7 @@ TEST(Edges, ColumnBlockShapesOfTheH200) {
   std::vector<std::string> specs;
   for (const Shape &shape : shapes) {
     KernelPlan plan;
-    ASSERT_TRUE(planOf(shape.spec, plan));
-    EXPECT_EQ(plan.family, KernelFamily::Column) << shape.spec;
-    EXPECT_GT(plan.pieces, 1) << shape.spec;
+    expectColumnPieces(shape.spec, plan);
     EXPECT_EQ(plan.threads, shape.threads) << shape.spec;
     EXPECT_EQ(plan.groups, shape.groups) << shape.spec;
     specs.push_back(shape.spec);
