@@ -755,7 +755,9 @@ struct ColumnPolicy {
   // 2.72 -> 2.28, min f16[8192,8192] exclusive 1.41 -> 1.25, max
   // f16[8192,4096] 1.46 -> 1.34). i16 lost twice (max [8192,4096] 1.31 ->
   // 1.33, 1.33 -> 1.37), masked max bf16[16384,8192] 1.60 -> 1.73, f32 max and
-  // min 1.15 -> 1.29 and 1.28 -> 1.47 (tuned; BENCHMARKS.md) ...
+  // min 1.15 -> 1.29 and 1.28 -> 1.47 (tuned). Fitted panels take their
+  // threads a column from these (max bf16[1000000,96] dim=0 2.69 -> 1.79,
+  // min f16[2000000,80] reverse 3.26 -> 2.12; BENCHMARKS.md) ...
   static constexpr int kTwoThreadColumnsThreads = 128;
   static constexpr int kTwoThreadColumnsGroups = 2;
   // ... and unmasked f16 and bf16 sums and products where panels of 64 take

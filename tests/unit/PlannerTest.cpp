@@ -539,7 +539,8 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   for (const Fitted &f : {Fitted{"sum f16[4194304,128] dim=0", 256, 2},      // not f16's panels of 256
                           Fitted{"sum bf16[502457,159] dim=0", 320, 2},      // off the grid
                           Fitted{"sum f32[639371,123] dim=0", 256, 2},       // unmasked off the grid: 4 a column, halved
-                          Fitted{"max bf16[3000000,150] dim=0", 320, 2},     // 4 a column, halved
+                          Fitted{"max bf16[3000000,150] dim=0", 320, 2},     // narrow max and min: 2 a column
+                          Fitted{"max f16[1000000,72] dim=0", 192, 2},       // (not 4: kTwoThreadColumns*)
                           Fitted{"sum f32[1000000,96] dim=0 mask", 384, 4},  // masked 4-byte sums keep 4 a column
                           Fitted{"min i16[284906,147] dim=0 reverse", 320, 2}}) {
     KernelPlan p = plan(f.spec);
