@@ -230,11 +230,10 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kFewColumnsGroups);
     tuning.vector = pick(tuning.vector, 1);
   }
-  // Unmasked max and min of 1-byte elements, f16 and bf16: panels of 128
-  // columns in blocks of 128, two threads a column
-  // (ColumnPolicy::kTwoThreadColumnsThreads).
-  const bool narrowMaxMin = (spec.op == ScanOp::Max || spec.op == ScanOp::Min) &&
-                            (dtypeSize(spec.in) == 1 || (dtypeSize(spec.in) == 2 && isFloating(spec.in)));
+  // Unmasked max and min of f16 and bf16: panels of 128 columns in blocks
+  // of 128, two threads a column (ColumnPolicy::kTwoThreadColumnsThreads).
+  const bool narrowMaxMin =
+      (spec.op == ScanOp::Max || spec.op == ScanOp::Min) && dtypeSize(spec.in) == 2 && isFloating(spec.in);
   if (!spec.mask && narrowMaxMin) {
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kTwoThreadColumnsThreads);
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kTwoThreadColumnsGroups);

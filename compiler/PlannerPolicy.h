@@ -747,17 +747,19 @@ struct ColumnPolicy {
   // reverse 1.84 -> 2.32, f16[8192,4097] 1.76 -> 1.89; BENCHMARKS.md).
   static constexpr bool kWidePanelsWithPiecesOnlyOffTheGrid = true;
   // Panels of 128 columns in blocks of 128, two threads a column: unmasked
-  // max and min of 1-byte elements, f16 and bf16 (H200, x copy, the policy's
-  // panels of 64 in four groups -> these, A/B of two rounds: max
-  // u8[16384,4096] dim=0 2.70 -> 2.19, max i8[8192,8192] 2.70 -> 2.11, min
-  // u8[32768,2048] reverse 2.35 -> 1.81, max bf16[32768,32768] 1.48 -> 1.19,
-  // min bf16[16,65536,128] dim=1 1.61 -> 1.29, max u8[64,4096,256] dim=1
-  // 2.72 -> 2.28, min f16[8192,8192] exclusive 1.41 -> 1.25, max
-  // f16[8192,4096] 1.46 -> 1.34). i16 lost twice (max [8192,4096] 1.31 ->
-  // 1.33, 1.33 -> 1.37), masked max bf16[16384,8192] 1.60 -> 1.73, f32 max and
-  // min 1.15 -> 1.29 and 1.28 -> 1.47 (tuned). Fitted panels take their
-  // threads a column from these (max bf16[1000000,96] dim=0 2.69 -> 1.79,
-  // min f16[2000000,80] reverse 3.26 -> 2.12; BENCHMARKS.md) ...
+  // max and min of f16 and bf16 (H200, x copy, the policy's panels of 64 in
+  // four groups -> these, A/B of two rounds: max bf16[32768,32768] dim=0
+  // 1.48 -> 1.19, min bf16[16,65536,128] dim=1 1.61 -> 1.29, min
+  // f16[8192,8192] exclusive 1.41 -> 1.25, max f16[8192,4096] 1.46 -> 1.34).
+  // Fitted panels take their threads a column from these (max
+  // bf16[1000000,96] dim=0 2.69 -> 1.79, min f16[2000000,80] reverse 3.26 ->
+  // 2.12). 1-byte elements gained more (max i8[8192,8192] 2.70 -> 2.11, min
+  // u8[32768,2048] reverse 2.35 -> 1.81) but their 32-row slices spilled
+  // 32-40 stores in four blocks an SM of 128 registers (max u8[1926,2521],
+  // [1926,2560]), so they keep four groups until a plan without spills is
+  // timed. i16 lost twice (max [8192,4096] 1.31 -> 1.33, 1.33 -> 1.37),
+  // masked max bf16[16384,8192] 1.60 -> 1.73, f32 max and min 1.15 -> 1.29 and
+  // 1.28 -> 1.47 (tuned; BENCHMARKS.md) ...
   static constexpr int kTwoThreadColumnsThreads = 128;
   static constexpr int kTwoThreadColumnsGroups = 2;
   // ... and unmasked f16 and bf16 sums and products where panels of 64 take

@@ -1277,12 +1277,13 @@ TEST(Planner, TwoByteFloatSumsTakeWiderColumnPanels) {
   EXPECT_EQ(planKernel(mustParse("sum f16[8192,8192] dim=0"), *parsePlanTuning("threads=64")).threads, 64);
 }
 
-// Unmasked max and min of 1-byte elements, f16 and bf16 take panels of 128
-// in blocks of 128, two threads a column (ColumnPolicy::kTwoThreadColumns*);
-// masked ones, i16 and 4-byte elements keep the policy's four.
+// Unmasked max and min of f16 and bf16 take panels of 128 in blocks of 128,
+// two threads a column (ColumnPolicy::kTwoThreadColumns*); masked ones, 1-byte
+// elements (whose slices spilled so), i16 and 4-byte elements keep the
+// policy's four.
 TEST(Planner, NarrowMaxAndMinColumnsTakeTwoThreadsAColumn) {
-  for (const char *text : {"max u8[16384,4096] dim=0", "min bf16[25598,1500] dim=0 reverse",
-                           "max bf16[32768,32768] dim=0", "min i8[8192,8192] dim=0 exclusive"}) {
+  for (const char *text : {"max f16[8192,4096] dim=0", "min bf16[25598,1500] dim=0 reverse",
+                           "max bf16[32768,32768] dim=0", "min f16[8192,8192] dim=0 exclusive"}) {
     const KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::Column) << text;
     EXPECT_EQ(p.threads, 128) << text;
@@ -1290,7 +1291,7 @@ TEST(Planner, NarrowMaxAndMinColumnsTakeTwoThreadsAColumn) {
     EXPECT_EQ(p.threads / p.groups * p.vector, 128) << text;
   }
   for (const char *text : {"max bf16[16384,8192] dim=0 mask", "max f32[8192,4096] dim=0", "min i32[8192,4096] dim=0",
-                           "max i16[8192,4096] dim=0"})
+                           "max i16[8192,4096] dim=0", "max u8[1926,2521] dim=0", "min i8[8192,8192] dim=0"})
     EXPECT_EQ(plan(text).groups, 4) << text;
 }
 
