@@ -769,14 +769,13 @@ struct ColumnPolicy {
   static constexpr bool kTwoByteSumsWithoutPiecesTwoThreadColumns = true;
   // Masked sums and products of 4-byte elements keep the pipeline's four
   // threads a column when they take pieces, not the pieces' two
-  // (kPieceGroups): H200, x copy,
-  // 2 -> 4, two rounds: f32[21648,3696] dim=0 mask reverse 1.36 -> 1.14,
-  // [8192,4096] mask 1.25 -> 1.14, [1000000,200] mask 2.21 -> 1.93,
-  // [65536,333] mask 2.01 -> 1.79, prod [16384,1001] mask reverse 1.84 ->
-  // 1.66, [8192,4097] mask 1.59 -> 1.52, [16,65536,128] dim=1 mask 1.22 ->
-  // 1.18; all 7 timed gained, and in an A/B all 10, fitted panels of a
-  // single line too (their threads a column follow: [1000000,96] mask 1.56 ->
-  // 1.42, [2000000,64] mask 1.46 -> 1.37).
+  // (kPieceGroups): H200, x copy, 2 -> 4, two rounds: f32[21648,3696] dim=0
+  // mask reverse 1.36 -> 1.14, [8192,4096] mask 1.25 -> 1.14, [1000000,200]
+  // mask 2.21 -> 1.93, [65536,333] mask 2.01 -> 1.79, prod [16384,1001] mask
+  // reverse 1.84 -> 1.66, [8192,4097] mask 1.59 -> 1.52, [16,65536,128]
+  // dim=1 mask 1.22 -> 1.18; all 7 timed gained, and in an A/B all 10,
+  // fitted panels of a single line too (their threads a column follow:
+  // [1000000,96] mask 1.56 -> 1.42, [2000000,64] mask 1.46 -> 1.37).
   static constexpr bool kMaskedPiecesKeepPipelineGroups = true;
   // Sums and products of 8-byte elements take a column a thread, four
   // threads to a column, in blocks of 256 (panels of 64), not the pieces'
