@@ -70,6 +70,12 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
 // (ColumnPolicy::kEightByteSums*), on the grid or off it.
 bool eightByteColumnAThread(const ScanSpec &spec) { return cheapCombine(spec) && dtypeSize(spec.in) == 8; }
 
+// Sums and products of f16 and bf16, which have column rules of their own
+// (ColumnPolicy::kPipelineThreadsTwoByteSums and the rules after it).
+bool twoByteFloatSums(const ScanSpec &spec) {
+  return cheapCombine(spec) && dtypeSize(spec.in) == 2 && isFloating(spec.in);
+}
+
 // Rows a group of a column pipeline reads from its stage ahead of their
 // scan: its whole slice of `slice` rows (held in registers) where
 // ColumnPolicy::kRowsAhead* do not apply.
@@ -262,7 +268,7 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // pieces, leave more columns idle than the narrower panels
   // (ColumnPolicy::kPipelineThreadsTwoByteSums); with pieces, only rows off
   // the grid take them (kWidePanelsWithPiecesOnlyOffTheGrid).
-  if (!threads && dtypeSize(spec.in) == 2 && isFloating(spec.in) && cheapCombine(spec)) {
+  if (!threads && twoByteFloatSums(spec)) {
     KernelPlan wide = plan;
     const int wideThreads = policy::ColumnPolicy::kPipelineThreadsTwoByteSums;
     const bool widePiecesFit = edges || !policy::ColumnPolicy::kWidePanelsWithPiecesOnlyOffTheGrid;
@@ -316,8 +322,7 @@ bool fittedPanelApplies(const ScanSpec &spec, const PlanTuning &tuning, const Sc
 bool fittedPanelAppliesToLines(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &panels) {
   const ScanGeometry &g = panels.geometry;
   const int64_t fittedIdle = idleColumns(g.inner.size, 32), panelsIdle = idleColumns(panels);
-  const bool takesTies = policy::ColumnPolicy::kFittedPanelTwoByteSumsTakeTies && dtypeSize(spec.in) == 2 &&
-                         isFloating(spec.in) && cheapCombine(spec);
+  const bool takesTies = policy::ColumnPolicy::kFittedPanelTwoByteSumsTakeTies && twoByteFloatSums(spec);
   return pickFlag(tuning.fittedPanel, fittedPanelFits(spec, g) && g.numLines() > 1 &&
                                           dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 &&
                                           (fittedIdle < panelsIdle || (takesTies && fittedIdle == panelsIdle)));
