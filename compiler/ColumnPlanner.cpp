@@ -66,6 +66,12 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
   return pieces > 1 ? 16 + (spans ? 3 : 2) * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
 }
 
+// The problem's elements, its lines counted as its class has them (a batch
+// class shares its kernel).
+int64_t classElements(const PlanTuning &tuning, const ScanGeometry &g) {
+  return classCount(tuning, g.numLines()) * g.scan.size * g.inner.size;
+}
+
 // Sums and products of 8-byte elements take a column a thread
 // (ColumnPolicy::kEightByteSums*), on the grid or off it.
 bool eightByteColumnAThread(const ScanSpec &spec) { return cheapCombine(spec) && dtypeSize(spec.in) == 8; }
@@ -139,9 +145,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   plan.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
   const int64_t panels = g.numLines() * ceilDiv(g.inner.size, panel);
   const int64_t chunks = ceilDiv(g.scan.size, rows);
-  // (The lines' count as its class has it: a batch class shares its kernel.)
-  const int64_t bytes = classCount(tuning, g.numLines()) * g.scan.size * g.inner.size *
-                        (inBytes + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
+  const int64_t bytes = classElements(tuning, g) * (inBytes + dtypeSize(spec.out) + (spec.mask ? 1 : 0));
   plan.pieces = columnPieces(tuning, plan.threads, panels, chunks, stages, bytes, plan.pieceSpans);
   plan.wordCopies =
       !arch.bulkCopy || pickFlag(tuning.wordCopies, policy::ColumnPolicy::kPipelineWordCopies && plan.pieces > 1);
@@ -180,6 +184,16 @@ int64_t idleColumns(const KernelPlan &plan) { return idleColumns(plan.geometry.i
 // 16-byte words in the input or the mask, or a launch's pointers are not.
 bool columnRowsOffTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g) {
   return tuning.offGrid || !(bulkRun(spec, g.inner.size) && bulkStrides(spec, g.scan) && bulkLines(spec, g.lines));
+}
+
+// Whether max and min of 1-byte elements take two threads a column (panels
+// of 128, ColumnPolicy::kTwoThreadColumnsByte*): on the 16-byte grid,
+// masked or not; off it, unmasked, from kTwoThreadColumnsByteEdgesMinElements
+// elements on.
+bool byteMaxMinTakeTwoThreads(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g, bool edges) {
+  const bool byteMaxMin = (spec.op == ScanOp::Max || spec.op == ScanOp::Min) && dtypeSize(spec.in) == 1;
+  const bool large = classElements(tuning, g) >= policy::ColumnPolicy::kTwoThreadColumnsByteEdgesMinElements;
+  return byteMaxMin && (!edges || (!spec.mask && large));
 }
 
 // Few columns: a block per panel of columns of a line (groups threads per
@@ -238,11 +252,14 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   }
   // Unmasked max and min of f16 and bf16: panels of 128 columns in blocks
   // of 128, two threads a column (ColumnPolicy::kTwoThreadColumnsThreads).
-  const bool narrowMaxMin =
+  const bool twoByteMaxMin =
       (spec.op == ScanOp::Max || spec.op == ScanOp::Min) && dtypeSize(spec.in) == 2 && isFloating(spec.in);
-  if (!spec.mask && narrowMaxMin) {
+  const bool byteMaxMin = byteMaxMinTakeTwoThreads(spec, tuning, g, edges);
+  if ((!spec.mask && twoByteMaxMin) || byteMaxMin) {
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kTwoThreadColumnsThreads);
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kTwoThreadColumnsGroups);
+    if (byteMaxMin)
+      tuning.unroll = pick(tuning.unroll, policy::ColumnPolicy::kTwoThreadColumnsByteRowsAhead);
   }
   // Masked sums and products of 4-byte elements keep the pipeline's groups
   // with pieces (ColumnPolicy::kMaskedPiecesKeepPipelineGroups).
@@ -411,8 +428,13 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // pipeline's one fitted panel.)
   const bool fittedPanel = !columnRowsOffTheGrid(spec, tuning, g) && C > ColumnPolicy::kTilesOnGridMaxColumns &&
                            fittedPanelApplies(spec, tuning, g);
+  // (Max and min of bytes past kTilesByteMaxMinMaxColumns, the
+  // pipeline's two threads a column.)
+  const bool bytePanel = C > ColumnPolicy::kTilesByteMaxMinMaxColumns &&
+                         classElements(tuning, g) >= ColumnPolicy::kTilesByteMaxMinPanelMinElements &&
+                         byteMaxMinTakeTwoThreads(spec, tuning, g, columnRowsOffTheGrid(spec, tuning, g));
   const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= maxColumns &&
-                    g.numLines() < ColumnPolicy::kPieceMinPanels && !fittedPanel;
+                    g.numLines() < ColumnPolicy::kPieceMinPanels && !fittedPanel && !bytePanel;
   if (!arch.bulkCopy || !dense || tuning.wholeRows == 0 || (tuning.wholeRows < 0 && !tall))
     return false;
   KernelPlan tiles = plan;

@@ -753,15 +753,30 @@ struct ColumnPolicy {
   // f16[8192,8192] exclusive 1.41 -> 1.25, max f16[8192,4096] 1.46 -> 1.34).
   // Fitted panels take their threads a column from these (max
   // bf16[1000000,96] dim=0 2.69 -> 1.79, min f16[2000000,80] reverse 3.26 ->
-  // 2.12). 1-byte elements gained more (max i8[8192,8192] 2.70 -> 2.11, min
-  // u8[32768,2048] reverse 2.35 -> 1.81) but their 32-row slices spilled
-  // 32-40 stores in four blocks an SM of 128 registers (max u8[1926,2521],
-  // [1926,2560]), so they keep four groups until a plan without spills is
-  // timed. i16 lost twice (max [8192,4096] 1.31 -> 1.33, 1.33 -> 1.37),
+  // 2.12). i16 lost twice (max [8192,4096] 1.31 -> 1.33, 1.33 -> 1.37),
   // masked max bf16[16384,8192] 1.60 -> 1.73, f32 max and min 1.15 -> 1.29 and
   // 1.28 -> 1.47 (tuned; BENCHMARKS.md) ...
   static constexpr int kTwoThreadColumnsThreads = 128;
   static constexpr int kTwoThreadColumnsGroups = 2;
+  // ... 1-byte max and min too, reading 16 rows ahead: their whole slice of
+  // 32 rows spilled 32-40 stores at four blocks an SM (max u8[1926,2521]),
+  // where 16 take 77-112 registers. On the 16-byte grid, masked or not
+  // (H200, x copy, A/B of two rounds: max i8[8192,8192] dim=0 2.45 -> 1.33,
+  // min i8[16384,16384] exclusive 2.93 -> 1.44, max u8[32768,32768] 2.06 ->
+  // 1.49, min u8[32768,2048] reverse 2.30 -> 1.58, max i8[64,4096,512] dim=1
+  // 2.23 -> 1.59; masked, tuned: max u8[8192,8192] 2.63 -> 1.83, max
+  // i8[32768,2048] exclusive 2.80 -> 2.12, min u8[3000000,160] 4.66 ->
+  // 3.44; 8 rows ahead: 1.48, 1.69, 1.57); of 14 unmasked cases, one lost
+  // more than 3% (min i8[100000,416] 2.90 -> 3.07) ...
+  static constexpr int kTwoThreadColumnsByteRowsAhead = 16;
+  // ... and off the grid, unmasked, from 2^26 elements on: all 11 such
+  // cases gained (min u8[4000000,130] 5.74 -> 4.21, max i8[1000000,200]
+  // 4.72 -> 2.95, max u8[2000000,250] 4.10 -> 2.60, min u8[100000,1500] 3.02
+  // -> 2.18, max i8[34248,3198] @1 2.70 -> 2.10), where 11 of 25 smaller
+  // ones lost up to 31% (min u8[33933,373] @2 3.00 -> 3.90, min
+  // i8[47,770,981] dim=1 @1 2.17 -> 2.85, min u8[208323,248] exclusive 4.55
+  // -> 4.84; BENCHMARKS.md).
+  static constexpr int64_t kTwoThreadColumnsByteEdgesMinElements = int64_t(1) << 26;
   // ... and unmasked f16 and bf16 sums and products where panels of 64 take
   // no pieces (bf16[32768,32768] dim=0 1.21 -> 1.14, f16[32768,32768] 1.20
   // -> 1.14, prod bf16[16384,16384] 1.27 -> 1.14, f16[16384,32768] reverse
@@ -1087,6 +1102,18 @@ struct ColumnPolicy {
   // i16[442400,52] mask 1.46 against 2.01; i16[1000000,100] 1.89 against
   // 1.73; BENCHMARKS.md).
   static constexpr long long kTilesOnGridMaxColumns = 63;
+  // ... and max and min of 1-byte elements that take two threads a column
+  // (kTwoThreadColumnsByte*) keep the tiles only up to 96 columns, three
+  // quarters of those panels of 128, on 2^26 elements or more (the sizes
+  // timed): H200, x
+  // copy, tiles -> the pipeline, two rounds: min u8[16,65536,128] dim=1
+  // 3.29 -> 1.66, max i8[8,200000,112] dim=1 3.68 -> 2.62, max
+  // i8[2000000,120] exclusive 3.47 -> 2.68, max u8[2000000,100] 3.12 ->
+  // 3.00; but max i8[3000000,96] mask 3.15 -> 3.23, max u8[1000000,84] 2.90
+  // -> 3.06, max u8[1000000,64] reverse 2.56 -> 3.59, min i8[2000000,40]
+  // 2.48 -> 5.15 (BENCHMARKS.md).
+  static constexpr long long kTilesByteMaxMinMaxColumns = 96;
+  static constexpr int64_t kTilesByteMaxMinPanelMinElements = int64_t(1) << 26;
   static constexpr long long kTilesWideSmallCopyMaxBytes = 200;
   static constexpr int kTileBytes = 48 * 1024;
   static constexpr int kTilesThreads = 512;

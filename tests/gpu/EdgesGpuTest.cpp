@@ -813,6 +813,36 @@ TEST(Edges, ColumnBlockShapesOfTheH200) {
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
+// Max and min of 1-byte elements in panels of 128, two threads a column,
+// 16 rows ahead (ColumnPolicy::kTwoThreadColumnsByte*): on the grid, masked
+// or not, by the policy; off it (unmasked, from 2^26 elements on) tuned
+// onto shapes small enough for a test. Short last chunks, both directions,
+// exclusive, and offset pointers (which the runtime plans off the grid).
+TEST(Edges, ByteMaxMinColumnsTakeTwoThreads) {
+  const std::vector<std::string> specs = {"max u8[6001,1024] dim=0", "min i8[8009,2048] dim=0 reverse exclusive",
+                                          "max i8[5003,1536] dim=0 exclusive mask",
+                                          "min u8[3001,4096] dim=0 mask reverse"};
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    expectColumnPieces(spec, plan);
+    EXPECT_FALSE(plan.edges) << spec;
+    EXPECT_EQ(plan.threads, 128) << spec;
+    EXPECT_EQ(plan.groups, 2) << spec;
+    EXPECT_EQ(plan.unroll, 16) << spec;
+  }
+  KernelPlan large;
+  expectColumnPieces("min u8[4000000,130] dim=0", large);
+  EXPECT_TRUE(large.edges);
+  EXPECT_EQ(large.groups, 2);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+  const std::string offGrid = "threads=128,groups=2,unroll=16";
+  expectTunedCasesPass({{offGrid, "min u8[40001,130] dim=0"},
+                        {offGrid, "max i8[30001,150] dim=0 reverse exclusive"},
+                        {offGrid, "max u8[2001,2521] dim=0"}},
+                       {offsets(0, 0, 0), offsets(3, 1, 0)});
+}
+
 // Unmasked pipelined rows of 2-byte elements take blocks of 256
 // (StagePolicy::kNarrowUnmaskedRowThreads), fitted to rows of a few tiles.
 TEST(Edges, TwoByteRowsInBlocksOf256) {

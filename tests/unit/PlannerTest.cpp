@@ -1278,21 +1278,46 @@ TEST(Planner, TwoByteFloatSumsTakeWiderColumnPanels) {
 }
 
 // Unmasked max and min of f16 and bf16 take panels of 128 in blocks of 128,
-// two threads a column (ColumnPolicy::kTwoThreadColumns*); masked ones, 1-byte
-// elements (whose slices spilled so), i16 and 4-byte elements keep the
-// policy's four.
+// two threads a column (ColumnPolicy::kTwoThreadColumns*), and those of
+// 1-byte elements reading 16 rows ahead: on the 16-byte grid, masked or
+// not, and off it unmasked from 2^26 elements on; masked 2-byte ones,
+// smaller or masked 1-byte ones off the grid, i16 and 4-byte elements keep
+// the policy's four.
 TEST(Planner, NarrowMaxAndMinColumnsTakeTwoThreadsAColumn) {
   for (const char *text : {"max f16[8192,4096] dim=0", "min bf16[25598,1500] dim=0 reverse",
-                           "max bf16[32768,32768] dim=0", "min f16[8192,8192] dim=0 exclusive"}) {
+                           "max bf16[32768,32768] dim=0", "min f16[8192,8192] dim=0 exclusive",
+                           "max u8[1926,2560] dim=0", "min i8[8192,8192] dim=0 exclusive",
+                           "max i8[64,4096,512] dim=1 reverse", "max u8[8192,8192] dim=0 mask",
+                           "min u8[4000000,130] dim=0"}) {
     const KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::Column) << text;
     EXPECT_EQ(p.threads, 128) << text;
     EXPECT_EQ(p.groups, 2) << text;
     EXPECT_EQ(p.threads / p.groups * p.vector, 128) << text;
+    if (dtypeSize(mustParse(text).in) == 1) {
+      EXPECT_EQ(p.unroll, 16) << text;
+    }
   }
   for (const char *text : {"max bf16[16384,8192] dim=0 mask", "max f32[8192,4096] dim=0", "min i32[8192,4096] dim=0",
-                           "max i16[8192,4096] dim=0", "max u8[1926,2521] dim=0", "min i8[8192,8192] dim=0"})
+                           "max i16[8192,4096] dim=0", "max u8[1926,2521] dim=0", "max u8[4000000,130] dim=0 mask",
+                           "max u8[8192,8191] dim=0 mask"})
     EXPECT_EQ(plan(text).groups, 4) << text;
+}
+
+// Max and min of bytes over 97 to 128 columns leave the tiles of whole rows
+// for two threads a column from 2^26 elements on
+// (ColumnPolicy::kTilesByteMaxMinMaxColumns); fewer columns, fewer elements,
+// masked rows off the grid and other ops keep the tiles.
+TEST(Planner, ByteMaxMinPastThreeQuartersOfAPanelLeaveTheTiles) {
+  for (const char *text : {"min u8[16,65536,128] dim=1", "max i8[2000000,120] dim=0 exclusive",
+                           "max i8[8,200000,112] dim=1"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_FALSE(p.wholeRows) << text;
+    EXPECT_EQ(p.groups, 2) << text;
+  }
+  for (const char *text : {"max i8[3000000,96] dim=0 mask", "max u8[200000,128] dim=0",
+                           "max u8[2000000,120] dim=0 mask", "sum u8[2000000,120] dim=0"})
+    EXPECT_TRUE(plan(text).wholeRows) << text;
 }
 
 // A column pipeline's groups read their rows from the stage ahead of their
