@@ -3,16 +3,20 @@
 rounds, concatenated) into one Markdown row per case: the best ratio to copy
 of each build over its rounds, and the change. Counts the cases that gained
 or lost more than --margin (3% unless told); with more than two builds, each
-build's best ratio side by side:
+build's best ratio side by side. `scripts/tune.sh` output reads the same way,
+each tuning a build (its `check` rows are skipped):
 
     scripts/compare-builds.sh "build-base build" --spec ... > ab.txt   # (GPU machine)
     scripts/ab_table.py ab.txt [--margin 0.03]
+    scripts/tune.sh build ";unroll=16" "spec" ... > tune.md            # (GPU machine)
+    scripts/ab_table.py tune.md
 """
 import argparse
 import collections
 import re
 
 ROW = re.compile(r"\| (\S+) \| \w+ \| `([^`]+)` \| \w+ \| [\d.]+ \| \d+ \| [\d.]+ \| ([\d.]+) \|")
+TUNE_ROW = re.compile(r"\| ([^|`]*?) \| `([^`]+)` \| \w+ \| [\d.]+ \| \d+ \| [\d.]+ \| ([\d.]+) \|")
 
 
 def main():
@@ -23,7 +27,7 @@ def main():
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
     builds, cases = [], []
     for line in open(args.log):
-        m = ROW.match(line)
+        m = ROW.match(line) or TUNE_ROW.match(line)
         if not m:
             continue
         build, case, ratio = m.groups()
