@@ -191,7 +191,7 @@ bool columnRowsOffTheGrid(const ScanSpec &spec, const PlanTuning &tuning, const 
 // masked or not; off it, unmasked, from kTwoThreadColumnsByteEdgesMinElements
 // elements on.
 bool byteMaxMinTakeTwoThreads(const ScanSpec &spec, const PlanTuning &tuning, const ScanGeometry &g, bool edges) {
-  const bool byteMaxMin = (spec.op == ScanOp::Max || spec.op == ScanOp::Min) && dtypeSize(spec.in) == 1;
+  const bool byteMaxMin = maxOrMin(spec) && dtypeSize(spec.in) == 1;
   const bool large = classElements(tuning, g) >= policy::ColumnPolicy::kTwoThreadColumnsByteEdgesMinElements;
   return byteMaxMin && (!edges || (!spec.mask && large));
 }
@@ -250,10 +250,10 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kFewColumnsGroups);
     tuning.vector = pick(tuning.vector, 1);
   }
-  // Unmasked max and min of f16 and bf16: panels of 128 columns in blocks
-  // of 128, two threads a column (ColumnPolicy::kTwoThreadColumnsThreads).
-  const bool twoByteMaxMin =
-      (spec.op == ScanOp::Max || spec.op == ScanOp::Min) && dtypeSize(spec.in) == 2 && isFloating(spec.in);
+  // Unmasked max and min of f16 and bf16, and those of 1-byte elements
+  // byteMaxMinTakeTwoThreads() admits (16 rows ahead): panels of 128 columns
+  // in blocks of 128, two threads a column (ColumnPolicy::kTwoThreadColumns*).
+  const bool twoByteMaxMin = maxOrMin(spec) && dtypeSize(spec.in) == 2 && isFloating(spec.in);
   const bool byteMaxMin = byteMaxMinTakeTwoThreads(spec, tuning, g, edges);
   if ((!spec.mask && twoByteMaxMin) || byteMaxMin) {
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kTwoThreadColumnsThreads);
@@ -459,7 +459,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // without.)
   const int64_t accWords = accBytes / 4;
   const bool heavyCombine = spec.op == ScanOp::LogSumExp ||
-                            (accWords == 2 && spec.mask && (spec.op == ScanOp::Max || spec.op == ScanOp::Min));
+                            (accWords == 2 && spec.mask && maxOrMin(spec));
   const int64_t flagRegisters = 2 * (accWords + (heavyCombine ? 1 : 0));
   // Not even a window of 128 tiles: the column pipeline's pieces (H100, x
   // copy, tiles against pieces: f64[1000000,80] dim=0, a window of 64,

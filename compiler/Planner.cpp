@@ -242,9 +242,8 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
 // log-sum-exp (and max and min: kDenseMaxMinUncapped), any number of them
 // unmasked and kMaskedDenseMaxRows masked; kMaxRows of any other rows.
 int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
-  const bool maxMin = spec.op == ScanOp::Max || spec.op == ScanOp::Min;
   const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
-                     (!maxMin || policy::LookbackPolicy::kDenseMaxMinUncapped) &&
+                     (!maxOrMin(spec) || policy::LookbackPolicy::kDenseMaxMinUncapped) &&
                      (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
   return !dense ? policy::LookbackPolicy::kMaxRows
          : spec.mask ? policy::LookbackPolicy::kMaskedDenseMaxRows

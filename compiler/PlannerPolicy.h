@@ -1105,13 +1105,12 @@ struct ColumnPolicy {
   // ... and max and min of 1-byte elements that take two threads a column
   // (kTwoThreadColumnsByte*) keep the tiles only up to 96 columns, three
   // quarters of those panels of 128, on 2^26 elements or more (the sizes
-  // timed): H200, x
-  // copy, tiles -> the pipeline, two rounds: min u8[16,65536,128] dim=1
-  // 3.29 -> 1.66, max i8[8,200000,112] dim=1 3.68 -> 2.62, max
-  // i8[2000000,120] exclusive 3.47 -> 2.68, max u8[2000000,100] 3.12 ->
-  // 3.00; but max i8[3000000,96] mask 3.15 -> 3.23, max u8[1000000,84] 2.90
-  // -> 3.06, max u8[1000000,64] reverse 2.56 -> 3.59, min i8[2000000,40]
-  // 2.48 -> 5.15 (BENCHMARKS.md).
+  // timed): H200, x copy, tiles -> the pipeline, two rounds: min
+  // u8[16,65536,128] dim=1 3.29 -> 1.66, max i8[8,200000,112] dim=1 3.68 ->
+  // 2.62, max i8[2000000,120] exclusive 3.47 -> 2.68, max u8[2000000,100]
+  // 3.12 -> 3.00; but max i8[3000000,96] mask 3.15 -> 3.23, max
+  // u8[1000000,84] 2.90 -> 3.06, max u8[1000000,64] reverse 2.56 -> 3.59,
+  // min i8[2000000,40] 2.48 -> 5.15 (BENCHMARKS.md).
   static constexpr long long kTilesByteMaxMinMaxColumns = 96;
   static constexpr int64_t kTilesByteMaxMinPanelMinElements = int64_t(1) << 26;
   static constexpr long long kTilesWideSmallCopyMaxBytes = 200;

@@ -54,6 +54,8 @@ inline bool bulkLines(const ScanSpec &spec, llvm::ArrayRef<GeometryDim> lines) {
 // An add's or a multiply's combine; max, min (with NaN rules) and
 // log-sum-exp cost more instructions.
 inline bool cheapCombine(const ScanSpec &spec) { return spec.op == ScanOp::Sum || spec.op == ScanOp::Prod; }
+// Max and min: ops whose result is one of the elements.
+inline bool maxOrMin(const ScanSpec &spec) { return spec.op == ScanOp::Max || spec.op == ScanOp::Min; }
 
 // Rows whose every tile start and size is a multiple of 16 bytes in the
 // input and the mask (else the edges plan: grid_pipeline.cuh).
