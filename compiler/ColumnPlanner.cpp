@@ -66,6 +66,16 @@ int64_t columnPiecesWorkspaceBytes(int64_t panels, int pieces, int64_t panelColu
   return pieces > 1 ? 16 + (spans ? 3 : 2) * panels * (pieces - 1) * panelColumns * 2 * accBytes : 0;
 }
 
+// A stride's bytes modulo 16 (strides may be negative).
+int64_t wordResidue(int64_t bytes) { return ((bytes % 16) + 16) % 16; }
+
+// One stage of `rows` rows of `pitch` bytes; edges plans' rows lie at their
+// place in a word, up to 15 bytes on, and a word more holds the last.
+// Mirrors ColumnStages::stage_bytes in templates/scanjit/column_pipeline.cuh.
+int64_t columnStageBytes(int64_t rows, int64_t pitch, bool edges) {
+  return edges ? (rows * pitch + 15) / 16 * 16 + 16 : rows * pitch;
+}
+
 // The problem's elements, its lines counted as its class has them (a batch
 // class shares its kernel).
 int64_t classElements(const PlanTuning &tuning, const ScanGeometry &g) {
@@ -119,20 +129,31 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
                                    : std::max(32, policy::ColumnPolicy::kPipelineColumns / vector);
   groups = std::max(1, std::min(groups, 1024 / groupThreads));
   const int64_t panel = int64_t(groupThreads) * vector;
-  // Rows off the grid land at their place in a word: a word to spare each.
+  // Rows off the grid land at their place in a word: a word to spare each,
+  // and the stage's row pitch matches the tensor's modulo 16 bytes (up to
+  // 15 more; not for 1-byte elements summed into 8 bytes, which would spill),
+  // so a row's place follows from its chunk's first row's. The policy's rows
+  // per stage count the word alone.
   const int64_t pad = edges ? 16 : 0;
   const int64_t rowBytes = panel * inBytes + pad, maskRowBytes = spec.mask ? panel + pad : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
   const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const bool pitchFollowsTensor = edges && !(inBytes == 1 && accBytes == 8); // (ColumnStages::kPitchFollowsTensor)
+  const int64_t inPitch = rowBytes + (pitchFollowsTensor ? wordResidue(g.scan.in * inBytes) : 0);
+  const int64_t maskPitch = maskRowBytes + (pitchFollowsTensor && spec.mask ? wordResidue(g.scan.mask) : 0);
+  auto stageBytes = [&](int64_t stageRows) {
+    return columnStageBytes(stageRows, inPitch, edges) + columnStageBytes(stageRows, maskPitch, edges);
+  };
   const int stages = pick(tuning.stages, policy::ColumnPolicy::kPipelineStages);
   // Slice totals: per stage for resident pieces (bounded here as if so).
   const int64_t partialBytes = int64_t(stages) * groups * panel * accBytes;
   // Tuned rows per stage (rows=) still fit the block's shared memory.
-  const int64_t rows = std::min<int64_t>(
-      tuning.rows > 0 ? tuning.rows
-                      : std::min<int64_t>(maxRows,
-                                          policy::ColumnPolicy::kStageBytes / perRow),
-      (arch.maxDynamicSharedBytes - 256 - partialBytes) / stages / perRow - 1);
+  const int64_t sharedForStages = arch.maxDynamicSharedBytes - 256 - partialBytes;
+  int64_t rows = std::min<int64_t>(
+      tuning.rows > 0 ? tuning.rows : std::min<int64_t>(maxRows, policy::ColumnPolicy::kStageBytes / perRow),
+      sharedForStages / stages / perRow - 1);
+  while (rows >= 1 && stages * (stageBytes(rows) + perRow) > sharedForStages) // (edges: the pitches' residues)
+    --rows;
   if (rows < 1)
     return false;
   plan.edges = edges;
@@ -155,7 +176,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int64_t totalsBytes =
       resident ? int64_t(stages) * plan.groups * panel * accBytes
                : (plan.groups > 1 ? int64_t(plan.groups) * panel * accBytes : 0);
-  plan.sharedBytes = plan.stages * (rows * perRow + 8) + totalsBytes + 256;
+  plan.sharedBytes = plan.stages * (stageBytes(rows) + 8) + totalsBytes + 256;
   plan.grid = panels * plan.pieces;
   if (plan.pieces > 1) {
     // Many short blocks: as many per SM as their shared memory allows,

@@ -42,17 +42,21 @@
 namespace scanjit {
 
 // Word copies: `count` rows of `n` elements from `src` on (a row every
-// `step` elements), each to its own `kRowBytes` of `stage` at its place in
-// its first 16-byte word (as copy_run_as_words lands it), by every thread of
-// the block, a word at a time (copy_word_async). Words from `safe_end` (the
+// `step` elements), row r to `stage` at r pitches of `kRowBytes` past its
+// first row's place in its 16-byte word (as copy_run_as_words lands a row;
+// a pitch off the grid matches `step` modulo 16 bytes, so row r keeps its
+// own place in its word; one on the grid starts each row's first word), by
+// every thread of the block, a word at a time (copy_word_async). Words from `safe_end` (the
 // start of the tensor's last word, which may end past its allocation) on
 // are not copied whole: the row's elements there are stored by this thread,
 // and it returns true.
 template <int kThreads, int kRowBytes, bool kEvictFirst, class T, class Index>
 __device__ __forceinline__ bool copy_stage_words(unsigned char *stage, const T *src, Index step, int count, int n,
                                                  u64 safe_end) {
-  static_assert(kRowBytes % 16 == 0, "stage rows are whole words");
-  constexpr int kWords = kRowBytes / 16; // a row's words, at most
+  constexpr int kWords = kRowBytes / 16; // a row's words, at most (edges pitches: 16 to 31 bytes to spare)
+  // The first row's place in its word, when the pitch follows the tensor's
+  // off the grid (on it, each row's place repeats the first's or is its own).
+  const unsigned lead = kRowBytes % 16 ? unsigned(reinterpret_cast<u64>(src)) & 15u : 0u;
   const u64 policy = kEvictFirst ? l2_evict_first() : 0;
   const int words = count * kWords;
   bool by_hand = false;
@@ -61,7 +65,7 @@ __device__ __forceinline__ bool copy_stage_words(unsigned char *stage, const T *
     const int r = w / kWords, j = w % kWords;
     const u64 begin = reinterpret_cast<u64>(src + Index(r) * step), end = begin + u64(n) * sizeof(T);
     const u64 word = (begin & ~u64(15)) + u64(j) * 16;
-    unsigned char *dst = stage + r * kRowBytes + j * 16;
+    unsigned char *dst = stage + ((lead + unsigned(r * kRowBytes)) & ~15u) + j * 16;
     if (word < end && word < safe_end) {
       copy_word_async<kEvictFirst>(dst, reinterpret_cast<const void *>(word), policy);
     } else if (word < end) { // the tensor's last word, rarely
@@ -78,12 +82,30 @@ struct ColumnStages {
   typedef typename P::In In;
   static_assert(kPanel * sizeof(In) % 16 == 0, "stage rows start on 16-byte words");
   // Rows off the 16-byte grid (edges plans) land at their own place in
-  // their first word: a word to spare each.
+  // their first word: a word to spare each. Their pitch matches the
+  // tensor's modulo 16 bytes (up to 15 bytes more), so row r of a stage lies
+  // r pitches past its first row, wherever that lies in its word: the rows'
+  // addresses are offsets known at compile time (a shift per row took 10
+  // instructions of the ~25 that read a row of two f16 columns and a mask).
+  // Except 1-byte elements summed into 8 bytes: their whole slices of 24
+  // rows hold 96 registers of values, and with every row's offset known,
+  // ptxas hoists all their loads and spills (prod i8[4132,9971] dim=0); their
+  // pitches stay on the grid and each row finds its own place.
+  static constexpr bool kPitchFollowsTensor = kEdges && !(sizeof(In) == 1 && sizeof(typename P::Acc) == 8);
+  __host__ __device__ static constexpr int residue(unsigned long long bytes) {
+    return kPitchFollowsTensor ? int(bytes & 15u) : 0;
+  }
   static constexpr int kPad = kEdges ? 16 : 0;
-  static constexpr int kRowBytes = kPanel * int(sizeof(In)) + kPad;
-  static constexpr int kMaskRowBytes = P::kMask ? kPanel + kPad : 16;
-  alignas(128) unsigned char in[kStages][kRows * kRowBytes];
-  alignas(16) unsigned char mask[kStages][kRows * kMaskRowBytes];
+  static constexpr int kRowBytes =
+      kPanel * int(sizeof(In)) + kPad + residue((unsigned long long)P::Scan::kIn * sizeof(In));
+  static constexpr int kMaskRowBytes = P::kMask ? kPanel + kPad + residue((unsigned long long)P::Scan::kMask) : 16;
+  // A stage: edges rows start up to 15 bytes on, and a word more holds the
+  // last. Mirrors columnStageBytes() in compiler/ColumnPlanner.cpp.
+  __host__ __device__ static constexpr int stage_bytes(int pitch) {
+    return kEdges ? (kRows * pitch + 15) / 16 * 16 + 16 : kRows * pitch;
+  }
+  alignas(128) unsigned char in[kStages][stage_bytes(kRowBytes)];
+  alignas(16) unsigned char mask[kStages][stage_bytes(kMaskRowBytes)];
   u64 full[kStages];
   // Each group's slice total per column, per stage for resident pieces (a
   // single unused value for one group otherwise).
@@ -173,6 +195,17 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   auto mask_shift = [&](Index row) {
     return Plan::kEdges ? int((mask_at + unsigned(row) * unsigned(Scan::kMask)) & 15u) : 0;
   };
+  // Where row r of a stage holding rows from `first` on begins: r pitches
+  // past the first row's place, or (pitches on the grid) at its own place
+  // in the r-th pitch. Its words start at the word this lies in.
+  auto in_row_at = [&](Index first, int r) {
+    return Stages::kPitchFollowsTensor ? in_shift(first) + r * Stages::kRowBytes
+                                       : r * Stages::kRowBytes + in_shift(first + Index(r));
+  };
+  auto mask_row_at = [&](Index first, int r) {
+    return Stages::kPitchFollowsTensor ? mask_shift(first) + r * Stages::kMaskRowBytes
+                                       : r * Stages::kMaskRowBytes + mask_shift(first + Index(r));
+  };
   // Every thread fills its share of stage `s` with chunk k: a bulk copy per
   // row (of the whole words holding it, in an edges plan), the bytes it
   // expects on the stage's barrier, then its arrival (T a phase). Copies
@@ -213,11 +246,11 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         const In *src = in + o.in + row * Index(Scan::kIn);
         const u8 *keep = mask + o.mask + row * Index(Scan::kMask);
         if (Plan::kEdges) {
-          copy_run_as_words<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src, unsigned(panel_elems),
+          copy_run_as_words<Plan::kEvictFirst>(st.in[s] + (in_row_at(first, r) & ~15), src, unsigned(panel_elems),
                                                last_words.in, &st.full[s]);
           if (P::kMask)
-            copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + r * Stages::kMaskRowBytes, keep, unsigned(panel_elems),
-                                                 last_words.mask, &st.full[s]);
+            copy_run_as_words<Plan::kEvictFirst>(st.mask[s] + (mask_row_at(first, r) & ~15), keep,
+                                                 unsigned(panel_elems), last_words.mask, &st.full[s]);
         } else {
           bulk_copy_to_shared<Plan::kEvictFirst>(st.in[s] + r * Stages::kRowBytes, src,
                                                  unsigned(panel_elems) * unsigned(sizeof(In)), &st.full[s]);
@@ -250,9 +283,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // thread's columns, lifted.
   auto lifted = [&](int s, Index first, int count, int i, Acc (&x)[V]) {
     const int r = P::kReverse ? count - 1 - i : i; // row within the stage, in memory order
-    const In *src =
-        reinterpret_cast<const In *>(st.in[s] + r * Stages::kRowBytes + in_shift(first + Index(r))) + my;
-    const u8 *keep_src = st.mask[s] + r * Stages::kMaskRowBytes + (P::kMask ? mask_shift(first + Index(r)) : 0) + my;
+    const In *src = reinterpret_cast<const In *>(st.in[s] + in_row_at(first, r)) + my;
+    const u8 *keep_src = st.mask[s] + (P::kMask ? mask_row_at(first, r) : r * Stages::kMaskRowBytes) + my;
     In raw[V];
     u8 keep[V];
     if (Plan::kEdges) { // rows at their own place in a word: element loads

@@ -494,6 +494,39 @@ TEST(Edges, ColumnStagesByWordsOrBulkCopies) {
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 3, 2), offsets(3, 0, 0)});
 }
 
+// Edges stages lay their rows at a pitch that matches the tensor's modulo
+// 16 bytes, each row r pitches past its chunk's first: every residue of the
+// input's and the mask's row pitch off the grid (u8 rows of 1009-1023
+// columns, f16 of odd counts), by word copies and by a bulk copy a row,
+// scan strides of their own, and lines of a 3-D tensor.
+TEST(Edges, ColumnStageRowsAtEveryPlaceInAWord) {
+  std::vector<std::pair<std::string, std::string>> cases;
+  for (int columns = 1009; columns <= 1023; ++columns)
+    cases.push_back({columns % 2 ? "" : "word_copies=0",
+                     (columns % 4 < 2 ? "max u8[700," : "sum u8[700,") + std::to_string(columns) + "] dim=0 mask" +
+                         (columns % 3 == 0 ? " reverse" : "")});
+  for (const char *spec : {"sum f16[900,1003] dim=0 mask exclusive", "min bf16[900,1005] dim=0 reverse"}) {
+    cases.push_back({"", spec});
+    cases.push_back({"word_copies=0", spec});
+  }
+  cases.push_back({"", "sum f32[600,300] dim=0 strides=[307,1] mask mask_strides=[301,1]"});
+  cases.push_back({"word_copies=0", "sum f32[600,300] dim=0 strides=[309,1] reverse"});
+  cases.push_back({"", "prod f64[5,600,333] dim=1 reverse"});
+  cases.push_back({"", "sum i32[7,500,203] dim=1 mask"});
+  for (const auto &[tuning, spec] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << tuning << " " << spec;
+    EXPECT_TRUE(plan.edges) << tuning << " " << spec;
+    EXPECT_GT(plan.stages, 0) << tuning << " " << spec;
+    EXPECT_FALSE(plan.wholeRows) << tuning << " " << spec;
+    EXPECT_EQ(plan.wordCopies, tuning.empty()) << tuning << " " << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 3, 2), offsets(3, 2, 1)});
+}
+
 // Look-back tiles finished two tiles late (lookback_slack=2 with four
 // stages: items scanned again from their stages): 1-D and rows, a tile or
 // two a block and many, masks, both directions, exclusive, 2- and 4-byte
