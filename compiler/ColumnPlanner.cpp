@@ -45,8 +45,9 @@ int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t 
   // threads leaves it (64: f64 log-sum-exp spilled).
   const bool roomy = threads * policy::ColumnPolicy::kPieceMinRegisters <= policy::kRegistersPerSm;
   const int64_t asLongAsTheStages = ceilDiv(chunks, stages);
-  spans = pickFlag(tuning.pieceSpans, panels <= policy::ColumnPolicy::kPieceSpansMaxPanels &&
-                                          asLongAsTheStages > policy::ColumnPolicy::kMaxPieces);
+  spans = pickFlag(tuning.pieceSpans, (panels <= policy::ColumnPolicy::kPieceSpansMaxPanels &&
+                                           asLongAsTheStages > policy::ColumnPolicy::kMaxPieces) ||
+                                              (panels == 1 && policy::ColumnPolicy::kPieceSpansOnOnePanel));
   int64_t pieces = 1;
   if (tuning.pieces)
     pieces = std::min<int64_t>(tuning.pieces, chunks);

@@ -980,6 +980,17 @@ struct ColumnPolicy {
   // short enough (a first version: f64[501898,258] @3, 5 panels, 1.27 ->
   // 1.34; f32[442400,1000], 16 panels, 1.21 -> 1.27; BENCHMARKS.md).
   static constexpr long long kPieceSpansMaxPanels = 4;
+  // ... and a single panel's pieces always do, however few: every resident
+  // block is a piece of its one chain, far more than a chain of 8 keeps
+  // busy (H200, x copy, tuned, best of two rounds, 8 -> span totals: sum
+  // f16[206323,144] dim=0 3.04 -> 1.72, [42614,112] 3.09 -> 1.95,
+  // bf16[100000,160] 2.69 -> 1.79, f32[206323,146] 1.83 -> 1.35, f32[20000,
+  // 100] (139 pieces) 2.10 -> 1.61, min i16[53807,139] 2.47 -> 2.32; 14 of
+  // 14 gained 6-43%). On 2-7 panels below kMaxPieces it went either way
+  // (max u8[60000,250], 4 panels, 4.41 -> 3.10; sum f16[36658,670] mask
+  // reverse, 3, 1.96 -> 2.27; f32[300000,250], 4, 1.38 -> 1.44;
+  // BENCHMARKS.md).
+  static constexpr bool kPieceSpansOnOnePanel = true;
   // ... up to this many pieces a panel (longer ones stream their rows
   // twice): H200, f32[4194304,100] dim=0 as 14564 pieces streamed twice
   // 2.20 of copy, 29128 as long as the stages 1.90; a chain of 500 links.

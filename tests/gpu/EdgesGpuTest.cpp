@@ -455,6 +455,27 @@ TEST(Edges, ColumnPiecesLookBackOverSpanTotals) {
   expectTunedCasesPass(cases, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
+// A single panel's pieces look back over span totals by the policy, however
+// few: 105-209 pieces of one panel, on and off the grid, masks, both
+// directions, exclusive, 2-, 4- and 8-byte elements.
+TEST(Edges, OnePanelsPiecesLookBackOverSpanTotals) {
+  const std::vector<std::string> specs = {
+      "sum f32[20000,100] dim=0",        "sum f16[30000,150] dim=0 mask reverse",
+      "min i16[20000,139] dim=0 exclusive", "prod i32[30001,100] dim=0 mask",
+      "sum f64[30001,52] dim=0 reverse", "max bf16[25000,120] dim=0",
+  };
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Column) << spec;
+    EXPECT_EQ(plan.grid, plan.pieces) << spec << ": one panel";
+    EXPECT_GT(plan.pieces, 64) << spec;
+    EXPECT_TRUE(plan.pieceSpans) << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 // Column pipeline stages filled by each thread's 16-byte copies (the
 // policy's with pieces: word_copies=1) or by a bulk copy a row (its
 // without), each tuned the other way too: rows on and off the grid, a

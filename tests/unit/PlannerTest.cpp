@@ -278,6 +278,27 @@ TEST(Planner, FewPanelsOfLongChainsLookBackOverSpanTotals) {
       << "no pieces, no spans";
 }
 
+// A single panel's pieces look back over span totals however few they are
+// (ColumnPolicy::kPieceSpansOnOnePanel); on more panels, fewer than 2049
+// pieces keep the window of 8.
+TEST(Planner, OnePanelsPiecesLookBackOverSpanTotals) {
+  for (const char *text : {"sum f16[206323,144] dim=0", "sum f32[20000,100] dim=0", "min i16[53807,139] dim=0",
+                           "sum f64[30001,52] dim=0 reverse"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::Column) << text;
+    EXPECT_EQ(p.grid, p.pieces) << text << ": one panel";
+    EXPECT_GT(p.pieces, 1) << text;
+    EXPECT_LE(p.pieces, 2048) << text;
+    EXPECT_TRUE(p.pieceSpans) << text;
+  }
+  for (const char *text : {"sum f16[36658,670] dim=0 mask reverse", "max u8[60000,250] dim=0"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_GT(p.grid, p.pieces) << text << ": several panels";
+    EXPECT_GT(p.pieces, 1) << text;
+    EXPECT_FALSE(p.pieceSpans) << text;
+  }
+}
+
 // Column pipelines with pieces fill their stages by each thread's 16-byte
 // copies; a block a panel (many panels) by a bulk copy a row
 // (ColumnPolicy::kPipelineWordCopies); tuned either way; tiles of whole
