@@ -46,10 +46,10 @@ namespace scanjit {
 // first row's place in its 16-byte word (as copy_run_as_words lands a row;
 // a pitch off the grid matches `step` modulo 16 bytes, so row r keeps its
 // own place in its word; one on the grid starts each row's first word), by
-// every thread of the block, a word at a time (copy_word_async). Words from `safe_end` (the
-// start of the tensor's last word, which may end past its allocation) on
-// are not copied whole: the row's elements there are stored by this thread,
-// and it returns true.
+// every thread of the block, a word at a time (copy_word_async). Words from
+// `safe_end` (the start of the tensor's last word, which may end past its
+// allocation) on are not copied whole: the row's elements there are stored
+// by this thread, and it returns true.
 template <int kThreads, int kRowBytes, bool kEvictFirst, class T, class Index>
 __device__ __forceinline__ bool copy_stage_words(unsigned char *stage, const T *src, Index step, int count, int n,
                                                  u64 safe_end) {
@@ -86,7 +86,7 @@ struct ColumnStages {
   // tensor's modulo 16 bytes (up to 15 bytes more), so row r of a stage lies
   // r pitches past its first row, wherever that lies in its word: the rows'
   // addresses are offsets known at compile time (a shift per row took 10
-  // instructions of the ~25 that read a row of two f16 columns and a mask).
+  // instructions of the ~19 that read a row of two f16 columns and a mask).
   // Except 1-byte elements summed into 8 bytes: their whole slices of 24
   // rows hold 96 registers of values, and with every row's offset known,
   // ptxas hoists all their loads and spills (prod i8[4132,9971] dim=0); their
