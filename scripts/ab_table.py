@@ -4,7 +4,8 @@ rounds, concatenated) into one Markdown row per case: the best ratio to copy
 of each build over its rounds, and the change. Counts the cases that gained
 or lost more than --margin (3% unless told); with more than two builds, each
 build's best ratio side by side. `scripts/tune.sh` output reads the same way,
-each tuning a build (its `check` rows are skipped):
+each tuning a build (its `check` rows are skipped; a case not timed under a
+build reads `-`, and two builds' table leaves it out):
 
     scripts/compare-builds.sh "build-base build" --spec ... > ab.txt   # (GPU machine)
     scripts/ab_table.py ab.txt [--margin 0.03]
@@ -41,18 +42,23 @@ def main():
     if len(builds) > 2:  # (variants side by side: each build's best ratio)
         print("| case | " + " | ".join(builds) + " |\n|---|" + "---|" * len(builds))
         for case in cases:
-            print(f"| `{case}` | " + " | ".join(f"{min(ratios[case][b]):.2f}" for b in builds) + " |")
+            # (`-`: a build, or tuning, this case was not timed under)
+            print(f"| `{case}` | " + " | ".join(f"{min(ratios[case][b]):.2f}" if ratios[case][b] else "-"
+                                               for b in builds) + " |")
         return
     base, new = builds
     print(f"| case | {base} | {new} | change |\n|---|---|---|---|")
-    gained = lost = 0
+    gained = lost = compared = 0
     for case in cases:
+        if not ratios[case][base] or not ratios[case][new]:
+            continue  # (timed under one of the two only)
+        compared += 1
         a, b = min(ratios[case][base]), min(ratios[case][new])
         change = (b - a) / a
         gained += change < -args.margin
         lost += change > args.margin
         print(f"| `{case}` | {a:.2f} | {b:.2f} | {change * 100:+.1f}% |")
-    print(f"\n{gained} gained and {lost} lost more than {args.margin * 100:.0f}%, of {len(cases)} cases")
+    print(f"\n{gained} gained and {lost} lost more than {args.margin * 100:.0f}%, of {compared} cases")
 
 
 if __name__ == "__main__":
