@@ -176,6 +176,13 @@ const Case kCases[] = {
     {"cliffs", "min i8[100000,416] dim=1"},
     {"cliffs", "sum f32[100000,224] dim=1 mask"},
     {"cliffs", "logsumexp bf16[100000,352] dim=1"},
+    // A single line's narrow columns, one panel of pieces (span totals,
+    // fifty-ninth pass), on the grid and off it; a masked 2-byte column
+    // edges plan whose stage pitch follows the tensor's, two elements in.
+    {"cliffs", "sum f16[206323,144] dim=0"},
+    {"cliffs", "sum f16[206323,146] dim=0"},
+    {"cliffs", "sum f32[206323,146] dim=0"},
+    {"cliffs", "sum f16[36658,670] dim=0 mask reverse", 2},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
