@@ -149,11 +149,11 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // Slice totals: per stage for resident pieces (bounded here as if so).
   const int64_t partialBytes = int64_t(stages) * groups * panel * accBytes;
   // Tuned rows per stage (rows=) still fit the block's shared memory.
+  // (A row to spare; edges plans count their pitches' residues too.)
   const int64_t sharedForStages = arch.maxDynamicSharedBytes - 256 - partialBytes;
-  int64_t rows = std::min<int64_t>(
-      tuning.rows > 0 ? tuning.rows : std::min<int64_t>(maxRows, policy::ColumnPolicy::kStageBytes / perRow),
-      sharedForStages / stages / perRow - 1);
-  while (rows >= 1 && stages * (stageBytes(rows) + perRow) > sharedForStages) // (edges: the pitches' residues)
+  int64_t rows = tuning.rows > 0 ? tuning.rows
+                                 : std::min<int64_t>(maxRows, policy::ColumnPolicy::kStageBytes / perRow);
+  while (rows >= 1 && stages * (stageBytes(rows) + perRow) > sharedForStages)
     --rows;
   if (rows < 1)
     return false;
@@ -448,13 +448,14 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
                                  : ColumnPolicy::kTilesMaxColumns;
   // (On the 16-byte grid, from kTilesOnGridMaxColumns columns on, the
   // pipeline's one fitted panel.)
-  const bool fittedPanel = !columnRowsOffTheGrid(spec, tuning, g) && C > ColumnPolicy::kTilesOnGridMaxColumns &&
+  const bool offTheGrid = columnRowsOffTheGrid(spec, tuning, g);
+  const bool fittedPanel = !offTheGrid && C > ColumnPolicy::kTilesOnGridMaxColumns &&
                            fittedPanelApplies(spec, tuning, g);
   // (Max and min of bytes past kTilesByteMaxMinMaxColumns, the
   // pipeline's two threads a column.)
   const bool bytePanel = C > ColumnPolicy::kTilesByteMaxMinMaxColumns &&
                          classElements(tuning, g) >= ColumnPolicy::kTilesByteMaxMinPanelMinElements &&
-                         byteMaxMinTakeTwoThreads(spec, tuning, g, columnRowsOffTheGrid(spec, tuning, g));
+                         byteMaxMinTakeTwoThreads(spec, tuning, g, offTheGrid);
   const bool tall = C >= ColumnPolicy::kTilesMinColumns && C <= maxColumns &&
                     g.numLines() < ColumnPolicy::kPieceMinPanels && !fittedPanel && !bytePanel;
   if (!arch.bulkCopy || !dense || tuning.wholeRows == 0 || (tuning.wholeRows < 0 && !tall))
