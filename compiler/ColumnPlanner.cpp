@@ -37,17 +37,17 @@ int columnVector(const ScanSpec &spec, const ScanGeometry &g) {
 // kPieceChainBytes of the problem's `bytes` (longer ones stream twice), or
 // on at most kPieceSpansMaxPanels panels whose pieces would number more than
 // kMaxPieces, up to kMaxSpanPieces looking back over span totals (`spans`);
-// tuned, any count. The kernel cuts ceil(chunks / pieces) chunks a piece,
-// so the count is adjusted until none is empty.
+// tuned, any count (fewer pieces may take span totals too, once the
+// occupancy is known: fitColumnStages). The kernel cuts ceil(chunks /
+// pieces) chunks a piece, so the count is adjusted until none is empty.
 int columnPieces(const PlanTuning &tuning, int threads, int64_t panels, int64_t chunks, int stages,
                  int64_t bytes, bool &spans) {
   // A piece's thread needs more registers than a block of more than 512
   // threads leaves it (64: f64 log-sum-exp spilled).
   const bool roomy = threads * policy::ColumnPolicy::kPieceMinRegisters <= policy::kRegistersPerSm;
   const int64_t asLongAsTheStages = ceilDiv(chunks, stages);
-  spans = pickFlag(tuning.pieceSpans, (panels <= policy::ColumnPolicy::kPieceSpansMaxPanels &&
-                                           asLongAsTheStages > policy::ColumnPolicy::kMaxPieces) ||
-                                              (panels == 1 && policy::ColumnPolicy::kPieceSpansOnOnePanel));
+  spans = pickFlag(tuning.pieceSpans, panels <= policy::ColumnPolicy::kPieceSpansMaxPanels &&
+                                          asLongAsTheStages > policy::ColumnPolicy::kMaxPieces);
   int64_t pieces = 1;
   if (tuning.pieces)
     pieces = std::min<int64_t>(tuning.pieces, chunks);
@@ -189,6 +189,12 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
         int(policy::kRegistersPerSm / (int64_t(plan.threads) * policy::ColumnPolicy::kPieceMinRegisters));
     plan.minBlocksPerSm = pick(tuning.occupancy, std::clamp(std::min(bySharedMemory, byRegisters), 1,
                                                             policy::ColumnPolicy::kPieceMaxBlocksPerSm));
+    // Fewer pieces look back over span totals too where every SM holds a
+    // block of each panel (ColumnPolicy::kPieceSpansWhereSmsHoldEveryPanel).
+    plan.pieceSpans = pickFlag(tuning.pieceSpans,
+                               plan.pieceSpans || (policy::ColumnPolicy::kPieceSpansWhereSmsHoldEveryPanel &&
+                                                   panels <= policy::ColumnPolicy::kPieceSpansMaxPanels &&
+                                                   plan.minBlocksPerSm >= panels));
   }
   return true;
 }

@@ -980,17 +980,22 @@ struct ColumnPolicy {
   // short enough (a first version: f64[501898,258] @3, 5 panels, 1.27 ->
   // 1.34; f32[442400,1000], 16 panels, 1.21 -> 1.27; BENCHMARKS.md).
   static constexpr long long kPieceSpansMaxPanels = 4;
-  // ... and a single panel's pieces always do, however few: every resident
-  // block is a piece of its one chain, far more than a chain of 8 keeps
-  // busy (H200, x copy, tuned, best of two rounds, 8 -> span totals: sum
-  // f16[206323,144] dim=0 3.04 -> 1.72, [42614,112] 3.09 -> 1.95,
-  // bf16[100000,160] 2.69 -> 1.79, f32[206323,146] 1.83 -> 1.35, f32[20000,
-  // 100] (139 pieces) 2.10 -> 1.61, min i16[53807,139] 2.47 -> 2.32; 14 of
-  // 14 gained 6-43%). On 2-7 panels below kMaxPieces it went either way
-  // (max u8[60000,250], 4 panels, 4.41 -> 3.10; sum f16[36658,670] mask
-  // reverse, 3, 1.96 -> 2.27; f32[300000,250], 4, 1.38 -> 1.44;
-  // BENCHMARKS.md).
-  static constexpr bool kPieceSpansOnOnePanel = true;
+  // ... and so do fewer pieces on as many panels where every SM holds a
+  // block of each panel (blocks an SM >= panels): a chain of 8 keeps a
+  // panel's resident blocks, an SM's worth or more, waiting. A single panel
+  // always qualifies (H200, x copy, tuned, best of two rounds, 8 -> span
+  // totals: sum f16[206323,144] dim=0 3.04 -> 1.72, bf16[100000,160] 2.69
+  // -> 1.79, f32[20000,100] (139 pieces) 2.10 -> 1.61; 14 of 14 gained
+  // 6-43%). On 2-4 panels, 36 drawn plans that qualify all gained or held
+  // (min bf16[37605,225] dim=0, 2 panels, 3.95 -> 2.39; max u8[67195,225],
+  // 4, 4.56 -> 2.77; sum u8[213924,132], 3, 2.28 -> 1.55; prod bf16[66552,
+  // 499] mask, 2, 2.20 -> 2.19), and one earlier lost 3% (prod f32[2,100000,
+  // 150] dim=1, 2 panels, 1.49 -> 1.54); those where an SM holds fewer
+  // blocks than panels mostly lost (sum f32[20594,218] exclusive, 4 panels
+  // of 3 blocks an SM, 1.91 -> 2.28; sum f16[36658,670] mask reverse, 3 of
+  // 2, 1.97 -> 2.34), and so did 5-7 panels (sum i32[150000,260], 5 of 5,
+  // 1.28 -> 1.35; BENCHMARKS.md).
+  static constexpr bool kPieceSpansWhereSmsHoldEveryPanel = true;
   // ... up to this many pieces a panel (longer ones stream their rows
   // twice): H200, f32[4194304,100] dim=0 as 14564 pieces streamed twice
   // 2.20 of copy, 29128 as long as the stages 1.90; a chain of 500 links.

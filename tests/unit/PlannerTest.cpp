@@ -278,25 +278,34 @@ TEST(Planner, FewPanelsOfLongChainsLookBackOverSpanTotals) {
       << "no pieces, no spans";
 }
 
-// A single panel's pieces look back over span totals however few they are
-// (ColumnPolicy::kPieceSpansOnOnePanel); on more panels, fewer than 2049
-// pieces keep the window of 8.
-TEST(Planner, OnePanelsPiecesLookBackOverSpanTotals) {
+// Pieces look back over span totals however few they are where every SM
+// holds a block of each of at most 4 panels, a single panel always
+// (ColumnPolicy::kPieceSpansWhereSmsHoldEveryPanel); where an SM holds
+// fewer blocks than panels, or on 5 panels, fewer than 2049 pieces keep
+// the window of 8.
+TEST(Planner, PiecesLookBackOverSpanTotalsWhereSmsHoldEveryPanel) {
   for (const char *text : {"sum f16[206323,144] dim=0", "sum f32[20000,100] dim=0", "min i16[53807,139] dim=0",
-                           "sum f64[30001,52] dim=0 reverse"}) {
+                           "sum f64[30001,52] dim=0 reverse", "max u8[60000,250] dim=0", "min bf16[37605,225] dim=0",
+                           "sum u8[213924,132] dim=0"}) {
     const KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::Column) << text;
-    EXPECT_EQ(p.grid, p.pieces) << text << ": one panel";
+    const int64_t panels = p.grid / p.pieces;
+    EXPECT_LE(panels, 4) << text;
+    EXPECT_GE(p.minBlocksPerSm, panels) << text;
     EXPECT_GT(p.pieces, 1) << text;
     EXPECT_LE(p.pieces, 2048) << text;
     EXPECT_TRUE(p.pieceSpans) << text;
   }
-  for (const char *text : {"sum f16[36658,670] dim=0 mask reverse", "max u8[60000,250] dim=0"}) {
+  for (const char *text :
+       {"sum f16[36658,670] dim=0 mask reverse", "sum f32[20594,218] dim=0 exclusive", "sum i32[150000,260] dim=0"}) {
     const KernelPlan p = plan(text);
-    EXPECT_GT(p.grid, p.pieces) << text << ": several panels";
+    const int64_t panels = p.grid / p.pieces;
+    EXPECT_GT(panels, 1) << text;
+    EXPECT_TRUE(panels > 4 || p.minBlocksPerSm < panels) << text;
     EXPECT_GT(p.pieces, 1) << text;
     EXPECT_FALSE(p.pieceSpans) << text;
   }
+  EXPECT_FALSE(planKernel(mustParse("max u8[60000,250] dim=0"), *parsePlanTuning("piece_spans=0")).pieceSpans);
 }
 
 // Column pipelines with pieces fill their stages by each thread's 16-byte
