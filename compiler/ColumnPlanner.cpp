@@ -284,7 +284,15 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   const bool twoByteMaxMin = maxOrMin(spec) && dtypeSize(spec.in) == 2 && isFloating(spec.in);
   const bool byteMaxMin = byteMaxMinTakeTwoThreads(spec, tuning, g, edges);
   if ((!spec.mask && twoByteMaxMin) || byteMaxMin) {
-    tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kTwoThreadColumnsThreads);
+    // (A single line of 129 to 192 byte columns: one panel of 192,
+    // ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads.)
+    const int64_t panel = int64_t(policy::ColumnPolicy::kTwoThreadColumnsThreads) /
+                          policy::ColumnPolicy::kTwoThreadColumnsGroups * policy::ColumnPolicy::kPipelineVector;
+    const int64_t onePanel = int64_t(policy::ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads) /
+                             policy::ColumnPolicy::kTwoThreadColumnsGroups * policy::ColumnPolicy::kPipelineVector;
+    const bool bytesInOnePanel = byteMaxMin && g.numLines() == 1 && g.inner.size > panel && g.inner.size <= onePanel;
+    tuning.threads = pick(tuning.threads, bytesInOnePanel ? policy::ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads
+                                                          : policy::ColumnPolicy::kTwoThreadColumnsThreads);
     tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kTwoThreadColumnsGroups);
     if (byteMaxMin)
       tuning.unroll = pick(tuning.unroll, policy::ColumnPolicy::kTwoThreadColumnsByteRowsAhead);

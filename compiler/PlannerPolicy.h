@@ -777,6 +777,17 @@ struct ColumnPolicy {
   // i8[47,770,981] dim=1 @1 2.17 -> 2.85, min u8[208323,248] exclusive 4.55
   // -> 4.84; BENCHMARKS.md).
   static constexpr int64_t kTwoThreadColumnsByteEdgesMinElements = int64_t(1) << 26;
+  // ... a single line of 129 to 192 such columns in one panel of 192
+  // (blocks of this many threads, three warps a group), where the panels
+  // of 128 left the second panel's blocks a third to nearly all idle, each
+  // as long as a full one's (H200, x copy, tuned, best of two rounds: min
+  // u8[4000000,130] dim=0 4.03 -> 3.48, min i8[3000000,150] reverse 3.54 ->
+  // 3.10, min u8[3000000,160] 3.44 -> 3.03, max u8[1000000,136] 3.68 ->
+  // 3.15, max u8[600000,176] mask 3.17 -> 2.92; 7 of 8 gained 8-14%, min
+  // u8[500000,144] held, 2.94 -> 2.97). From 193 columns one panel of 256
+  // did not gain (max u8[400000,240] 2.36 -> 2.31, min i8[300000,250] 2.19
+  // -> 2.35; BENCHMARKS.md).
+  static constexpr int kTwoThreadColumnsByteOnePanelThreads = 192;
   // ... and unmasked f16 and bf16 sums and products where panels of 64 take
   // no pieces (bf16[32768,32768] dim=0 1.21 -> 1.14, f16[32768,32768] 1.20
   // -> 1.14, prod bf16[16384,16384] 1.27 -> 1.14, f16[16384,32768] reverse

@@ -902,6 +902,31 @@ TEST(Edges, ByteMaxMinColumnsTakeTwoThreads) {
                        {offsets(0, 0, 0), offsets(3, 1, 0)});
 }
 
+// A single line of 129 to 192 such byte columns in one panel of 192, blocks
+// of 192 (ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads): three warps a
+// group, the last partly idle; on the grid by the policy, off it tuned onto
+// shapes small enough for a test; both directions, exclusive, masks and
+// offset pointers.
+TEST(Edges, ByteMaxMinColumnsOfAPanelAndAHalfTakeOnePanel) {
+  const std::vector<std::string> specs = {"max i8[3000,144] dim=0", "min i8[2001,176] dim=0 mask reverse exclusive",
+                                          "max u8[3001,160] dim=0 exclusive", "min u8[4003,192] dim=0 reverse"};
+  for (const std::string &spec : specs) {
+    KernelPlan plan;
+    expectColumnPieces(spec, plan);
+    EXPECT_FALSE(plan.edges) << spec;
+    EXPECT_EQ(plan.threads, 192) << spec;
+    EXPECT_EQ(plan.groups, 2) << spec;
+    EXPECT_EQ(plan.grid, plan.pieces) << spec << ": one panel";
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
+  const std::string offGrid = "threads=192,groups=2,unroll=16";
+  expectTunedCasesPass({{offGrid, "min u8[40001,130] dim=0"},
+                        {offGrid, "max i8[30001,150] dim=0 reverse exclusive"},
+                        {offGrid, "min i8[20001,191] dim=0 mask"}},
+                       {offsets(0, 0, 0), offsets(3, 1, 0)});
+}
+
 // Unmasked pipelined rows of 2-byte elements take blocks of 256
 // (StagePolicy::kNarrowUnmaskedRowThreads), fitted to rows of a few tiles.
 TEST(Edges, TwoByteRowsInBlocksOf256) {

@@ -1318,7 +1318,7 @@ TEST(Planner, NarrowMaxAndMinColumnsTakeTwoThreadsAColumn) {
                            "max bf16[32768,32768] dim=0", "min f16[8192,8192] dim=0 exclusive",
                            "max u8[1926,2560] dim=0", "min i8[8192,8192] dim=0 exclusive",
                            "max i8[64,4096,512] dim=1 reverse", "max u8[8192,8192] dim=0 mask",
-                           "min u8[4000000,130] dim=0"}) {
+                           "min u8[4000000,100] dim=0"}) {
     const KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::Column) << text;
     EXPECT_EQ(p.threads, 128) << text;
@@ -1332,6 +1332,27 @@ TEST(Planner, NarrowMaxAndMinColumnsTakeTwoThreadsAColumn) {
                            "max i16[8192,4096] dim=0", "max u8[1926,2521] dim=0", "max u8[4000000,130] dim=0 mask",
                            "max u8[8192,8191] dim=0 mask"})
     EXPECT_EQ(plan(text).groups, 4) << text;
+}
+
+// ... but a single line of 129 to 192 byte columns takes one panel of 192,
+// blocks of 192 (ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads), on the
+// grid or off it; from 193 columns, or on several lines, panels of 128.
+TEST(Planner, ByteMaxMinColumnsOfAPanelAndAHalfTakeOnePanel) {
+  for (const char *text : {"min u8[4000000,130] dim=0", "max i8[3000,144] dim=0", "max u8[600000,176] dim=0 mask",
+                           "min i8[2001,176] dim=0 mask reverse exclusive", "max i8[2000000,190] dim=0 exclusive"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.family, KernelFamily::Column) << text;
+    EXPECT_EQ(p.threads, 192) << text;
+    EXPECT_EQ(p.groups, 2) << text;
+    EXPECT_EQ(p.threads / p.groups * p.vector, 192) << text;
+    EXPECT_EQ(p.grid, p.pieces) << text << ": one panel";
+  }
+  for (const char *text : {"max u8[400000,240] dim=0", "max i8[4,3000,144] dim=1", "min u8[4000000,100] dim=0"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.threads, 128) << text;
+    EXPECT_EQ(p.groups, 2) << text;
+  }
+  EXPECT_EQ(planKernel(mustParse("min u8[4000000,130] dim=0"), *parsePlanTuning("threads=128")).threads, 128);
 }
 
 // Max and min of bytes over 97 to 128 columns leave the tiles of whole rows
