@@ -201,7 +201,8 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
 
 // A pipeline plan's panel width: threads / groups x vector columns.
 // Mirrors column_panel_columns() in templates/scanjit/column_pipeline.cuh.
-int64_t panelColumns(const KernelPlan &plan) { return int64_t(plan.threads) / plan.groups * plan.vector; }
+int64_t panelColumns(int threads, int groups, int vector) { return int64_t(threads) / groups * vector; }
+int64_t panelColumns(const KernelPlan &plan) { return panelColumns(plan.threads, plan.groups, plan.vector); }
 
 // Columns that panels of `panel` columns leave idle past the last of `columns`.
 int64_t idleColumns(int64_t columns, int64_t panel) { return ceilDiv(columns, panel) * panel - columns; }
@@ -246,9 +247,9 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // Unmasked rows off the grid of 4-byte elements and accumulators, on
   // enough panels: panels of 128 columns, blocks of 256
   // (ColumnPolicy::kEdgesWidePanel*).
-  const int64_t widePanelColumns =
-      int64_t(policy::ColumnPolicy::kEdgesWidePanelThreads) / policy::ColumnPolicy::kPipelineGroups *
-      policy::ColumnPolicy::kPipelineVector;
+  const int64_t widePanelColumns = panelColumns(policy::ColumnPolicy::kEdgesWidePanelThreads,
+                                                policy::ColumnPolicy::kPipelineGroups,
+                                                policy::ColumnPolicy::kPipelineVector);
   if (edges && !spec.mask && spec.op != ScanOp::LogSumExp && dtypeSize(spec.in) == 4 &&
       dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
       g.numLines() * ceilDiv(g.inner.size, widePanelColumns) >= policy::ColumnPolicy::kEdgesWidePanelsMinPanels)
@@ -286,10 +287,12 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   if ((!spec.mask && twoByteMaxMin) || byteMaxMin) {
     // (A single line of 129 to 192 byte columns: one panel of 192,
     // ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads.)
-    const int64_t panel = int64_t(policy::ColumnPolicy::kTwoThreadColumnsThreads) /
-                          policy::ColumnPolicy::kTwoThreadColumnsGroups * policy::ColumnPolicy::kPipelineVector;
-    const int64_t onePanel = int64_t(policy::ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads) /
-                             policy::ColumnPolicy::kTwoThreadColumnsGroups * policy::ColumnPolicy::kPipelineVector;
+    const int64_t panel = panelColumns(policy::ColumnPolicy::kTwoThreadColumnsThreads,
+                                       policy::ColumnPolicy::kTwoThreadColumnsGroups,
+                                       policy::ColumnPolicy::kPipelineVector);
+    const int64_t onePanel = panelColumns(policy::ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads,
+                                          policy::ColumnPolicy::kTwoThreadColumnsGroups,
+                                          policy::ColumnPolicy::kPipelineVector);
     const bool bytesInOnePanel = byteMaxMin && g.numLines() == 1 && g.inner.size > panel && g.inner.size <= onePanel;
     tuning.threads = pick(tuning.threads, bytesInOnePanel ? policy::ColumnPolicy::kTwoThreadColumnsByteOnePanelThreads
                                                           : policy::ColumnPolicy::kTwoThreadColumnsThreads);
