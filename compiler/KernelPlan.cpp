@@ -68,6 +68,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " reread_share=" << p.rereadShare;
   if (family == KernelFamily::RowLookback && p.lookbackSlack > 1)
     os << " lookback_slack=" << p.lookbackSlack;
+  if (family == KernelFamily::RowLookback && p.rereadTiles)
+    os << " reread_tiles=1";
   if (family == KernelFamily::Column && p.groups > 1)
     os << " groups=" << p.groups;
   if (family == KernelFamily::Column && p.pieces > 1) {

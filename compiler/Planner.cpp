@@ -365,24 +365,44 @@ int publishedParts(const ScanSpec &spec, int64_t lanes) {
   return bytes > policy::ColumnPolicy::kMaxPackedBytes ? int(bytes / policy::ColumnPolicy::kMaxPackedBytes) : 1;
 }
 
-// Tiles a pipelined look-back block scans before it finishes the oldest
-// (lookback_scan_pipelined): 1, or where tuned so, 2, where the stages can
-// keep a tile's input until it is finished and its results leave through
-// them: plain tiles (no packed lanes, no log-sum-exp, whose thread scans
-// are not run again from the stage) of contiguous rows, not held shares nor
-// edges plans, four stages or more, and an output no wider than the input
-// whose tiles lie whole 16-byte words apart (TilePipeline::kOutputFitsStages). Not the policy's
-// yet (LookbackPolicy::kSlack).
-int lookbackSlack(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, bool contiguousRows) {
+// Whether a pipelined look-back tile's items may be scanned again from its
+// stage for its results: the stage keeps the tile's input until its results
+// overwrite it, each thread's results on its own items, which needs results
+// that leave through the stages (three or more, with an output whose tiles
+// lie whole 16-byte words apart, TilePipeline::kOutputFitsStages, or the
+// grid stages of edges plans) and are as wide as the input (a narrower or
+// wider output lands on other threads' items before they read them again).
+// Plain tiles of contiguous rows only: not held shares, packed lanes (their
+// own agents) or log-sum-exp (its thread scan is not run again).
+bool tilesRereadFromStages(const ScanSpec &spec, const KernelPlan &plan, bool contiguousRows) {
   const ScanGeometry &g = plan.geometry;
   const int64_t outBytes = dtypeSize(spec.out);
   const bool wordsApart =
-      g.lines.empty() || ((g.scan.size * outBytes) % 16 == 0 &&
-                          std::all_of(g.lines.begin(), g.lines.end(),
-                                      [&](const GeometryDim &d) { return (d.out * outBytes) % 16 == 0; }));
-  const bool fits = contiguousRows && plan.stages >= 4 && !plan.heldShares && !plan.edges && plan.packedLanes <= 1 &&
-                    spec.op != ScanOp::LogSumExp && dtypeSize(spec.out) <= dtypeSize(spec.in) && wordsApart;
+      plan.edges || g.lines.empty() ||
+      ((g.scan.size * outBytes) % 16 == 0 && std::all_of(g.lines.begin(), g.lines.end(), [&](const GeometryDim &d) {
+         return (d.out * outBytes) % 16 == 0;
+       }));
+  return contiguousRows && plan.stages >= 3 && !plan.heldShares && plan.packedLanes <= 1 &&
+         spec.op != ScanOp::LogSumExp && outBytes == dtypeSize(spec.in) && wordsApart;
+}
+
+// Tiles a pipelined look-back block scans before it finishes the oldest
+// (lookback_scan_pipelined): 1, or where tuned so, 2, where its tiles may be
+// read again from their stages (tilesRereadFromStages), with four stages or
+// more and not off the grid. Not the policy's yet (LookbackPolicy::kSlack).
+int lookbackSlack(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, bool contiguousRows) {
+  const bool fits = tilesRereadFromStages(spec, plan, contiguousRows) && plan.stages >= 4 && !plan.edges;
   return pick(tuning.lookbackSlack, policy::LookbackPolicy::kSlack) == 2 && fits ? 2 : 1;
+}
+
+// Whether a tile finished one tile late is scanned again from its stage for
+// its results (reread_tiles) instead of held across the next tile's scan: a
+// block then holds one tile's items, not two (sum bf16[101238608] at 256 x
+// 24: 96 -> 72 registers), so wider tiles fit. Not the policy's yet
+// (LookbackPolicy::kRereadTiles).
+bool rereadTiles(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, bool contiguousRows) {
+  const bool fits = tilesRereadFromStages(spec, plan, contiguousRows) && plan.lookbackSlack == 1;
+  return fits && pickFlag(tuning.rereadTiles, policy::LookbackPolicy::kRereadTiles);
 }
 
 // Few long contiguous rows: tiles of `threads` x `items` chained by look-back.
@@ -478,6 +498,7 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
     plan.grid = std::min<int64_t>(plan.grid, pick(tuning.blocks, policy::LookbackPolicy::kMaxBlocks));
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
   plan.lookbackSlack = lookbackSlack(spec, tuning, plan, contiguousRows && !spans);
+  plan.rereadTiles = rereadTiles(spec, tuning, plan, contiguousRows && !spans);
   const int64_t laneRunScratch = int64_t(plan.threads) * plan.items * lanes *
                                  (std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? 1 : 0));
   plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && !plan.laneThreads &&

@@ -87,6 +87,15 @@ struct LookbackPolicy {
   // (1.39 -> 1.31) against the policy's plans and lost at 1M, 4M and bf16
   // 16M (BENCHMARKS.md, forty-eighth pass): one stays.
   static constexpr int kSlack = 1;
+  // A tile's items scanned again from its stage for its results instead of
+  // held across the next tile's scan (reread_tiles): 2-byte rows then fit
+  // tiles of 512 x 24 (64 registers, no spills). One H200 sweep against the
+  // policy's runs the same session: 512 x 24 read again, sum bf16
+  // [101238608] 1.26 -> 1.18 of copy, off the grid (@1) 1.36-1.50 -> 1.27,
+  // f16[8,12534816] dim=1 1.41 -> 1.17; but max bf16[16777216] 1.62-1.74 ->
+  // 1.85, and read again at the policy's 256 x 24, 2.17. Not the policy
+  // until an A/B says which plans take it (BENCHMARKS.md, sixty-first pass).
+  static constexpr bool kRereadTiles = false;
   // Without stages (sm_75/80/86/89), tiles of contiguous rows off their
   // runs' vector grid load each warp's run lane by lane and unstripe it
   // through shared memory, as row_scan_direct does. As sm_80 on an H200

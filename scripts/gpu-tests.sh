@@ -41,10 +41,10 @@ want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 # 432 s on 6d7c434 before that; GPU_TEST_TIMEOUT=480 leaves room). Every test is in
 # exactly one; `scripts/gpu-tests.sh BUILD shards` checks that against the
 # binary's own list.
-edges_in_other_shards='Edges.TallPanelsByWholeRowTiles:Edges.MiddleSizedScansHoldTheirShares:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.RowRunsByLanesOfSm80:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80'
+edges_in_other_shards='Edges.TallPanelsByWholeRowTiles:Edges.MiddleSizedScansHoldTheirShares:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.RowRunsByLanesOfSm80:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80:Edges.TilesRereadFromTheirStages'
 shard_filters=(
   'SpecialValues.*:Families/FlagMatrix.*:LseMath.*:Edges.TallPanelsByWholeRowTiles:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.RowRunsByLanesOfSm80:Edges.MiddleSizedScansHoldTheirShares'
-  'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80'
+  'Large.*:Indices.*:Ladder.*:Api.*:Cache.*:CApi.*:NoGpu.*:Random.*:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80:Edges.TilesRereadFromTheirStages'
   "Shapes.*:Layouts.*:TunedPlans.*:FlagMatrix.*:Edges.*-$edges_in_other_shards"
 )
 if [ -n "${GPU_TEST_SHARD:-}" ] && [ -z "${GPU_TEST_FILTER:-}" ]; then

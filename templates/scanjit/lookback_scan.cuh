@@ -597,13 +597,16 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
   typedef LookbackAgent<P, Plan> Agent;
   typedef typename P::Acc Item; // what a thread holds of an item
   typedef typename Agent::State State;
-  // Tiles finished two tiles late (Plan::kLookbackSlack) scan their items
-  // again from the stage for their results instead of holding them: the
-  // lean plan's registers hold one tile's (the stage keeps its input until
-  // the results overwrite it).
-  static constexpr bool kReload = Plan::kLookbackSlack > 1;
+  // Tiles finished two tiles late (Plan::kLookbackSlack), or one late where
+  // the plan says so (Plan::kRereadTiles), scan their items again from the
+  // stage for their results instead of holding them: the registers hold one
+  // tile's (the stage keeps its input until the results overwrite it, each
+  // thread's on its own items).
+  static constexpr bool kReload = Plan::kLookbackSlack > 1 || Plan::kRereadTiles;
   static_assert(!kReload || !IsPlainLogSumExp<typename LookbackShared<P, Plan>::M>::value,
                 "log-sum-exp's thread scan is not run again");
+  static_assert(!kReload || (LookbackStages<P, Plan>::kCanStageOutput && sizeof(typename P::In) == sizeof(typename P::Out)),
+                "results leave through the stages, each thread's on its own items");
   Agent agent;
   __device__ __forceinline__ explicit PipelinedTiles(LookbackShared<P, Plan> &sh) : agent(sh.storage) {}
   template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Item (&x)[I]) {
@@ -865,6 +868,9 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   constexpr bool staged = Pipe::kCanStageOutput;
+  static_assert(!Plan::kRereadTiles || (staged && sizeof(typename P::In) == sizeof(typename P::Out) &&
+                                        !IsPlainLogSumExp<typename LookbackShared<P, Plan>::M>::value),
+                "tiles read again from their stages: results through them, on each thread's own items");
   const bool issuer = threadIdx.x < 32;
   const int lane = int(threadIdx.x & 31);
   LookbackAgent<P, Plan> agent(sh.storage);
@@ -927,7 +933,18 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
         __syncthreads();
       Acc r[I];
       const bool no_heads[I] = {};
-      agent.results(sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), no_heads, r);
+      const typename P::Acc prefix = lookback_prefix<P, Plan>(a, window, sa.total, ws, sh);
+      if constexpr (Plan::kRereadTiles) {
+        // Tile a's items again from its stage (PipelinedTiles::kReload).
+        typename LookbackAgent<P, Plan>::State again = sa;
+        Acc x[I];
+        pipe.template load_lifted<I>(int((q + S - 1) % S), int(threadIdx.x) * I, at_a.t,
+                                     Pipe::mask_shift(mask + at_a.o.mask + at_a.t.first), x);
+        thread_inclusive_scan<typename LookbackShared<P, Plan>::M, P::kReverse, I>(x, again.local);
+        agent.results(again, prefix, no_heads, r);
+      } else {
+        agent.results(sa, prefix, no_heads, r);
+      }
       typename P::Out *out0 = out + at_a.o.out + at_a.t.first;
       if constexpr (staged) {
         pipe.store_through_stage(int((q + S - 1) % S), out0, at_a.t, r);

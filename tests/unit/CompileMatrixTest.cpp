@@ -358,6 +358,9 @@ TEST(CompileMatrix, TunedLookbackAndColumnPlansCompileWithoutSpills) {
       {"stages=4", "max bf16[6000,48] dim=1 exclusive"},
       {"pieces=7", "logsumexp f64[3,3000,80] dim=1 mask reverse exclusive"}, // pieces streamed twice
       {"threads=512,groups=8", "min f64[2,3000,256] dim=1 reverse exclusive"}, // pieces in blocks of 512
+      {"reread_tiles=1", "sum bf16[101238612] dim=0"},                      // tiles read again, off the grid
+      {"reread_tiles=1,threads=512,items=24", "sum f16[44192240] dim=0"},   // the wide tiles it makes room for
+      {"reread_tiles=1,threads=512,items=16", "min i16[4,4194305] dim=1 mask exclusive"},
   };
   for (const auto &c : cases)
     expectTunedCompilesWithoutSpills(c.tuning, c.spec, Target{90});

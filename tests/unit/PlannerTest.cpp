@@ -368,6 +368,32 @@ TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304] dim=0 strides=[2]"), two).lookbackSlack, 1); // spans
 }
 
+// A tile finished one tile late scanned again from its stage for its
+// results (reread_tiles=1, not the policy's yet): plain tiles of contiguous
+// rows, on the grid or off it, with three stages or more, results through
+// them as wide as the input; else held.
+TEST(Planner, TilesRereadFromTheirStagesWhereTheStagesKeepThem) {
+  const PlanTuning reread = *parsePlanTuning("reread_tiles=1");
+  const KernelPlan aligned = planKernel(mustParse("sum bf16[101238608] dim=0"), reread);
+  EXPECT_EQ(aligned.family, KernelFamily::RowLookback);
+  EXPECT_TRUE(aligned.rereadTiles);
+  EXPECT_NE(aligned.toString().find(" reread_tiles=1"), std::string::npos);
+  const KernelPlan edges = planKernel(mustParse("sum f16[8,12534814] dim=1 mask reverse"), reread);
+  EXPECT_TRUE(edges.edges && edges.rereadTiles);
+  EXPECT_FALSE(plan("sum bf16[101238608] dim=0").rereadTiles); // the policy
+  EXPECT_EQ(plan("sum bf16[101238608] dim=0").toString().find("reread_tiles"), std::string::npos);
+  EXPECT_FALSE(planKernel(mustParse("sum bf16[101238608] dim=0"), *parsePlanTuning("reread_tiles=1,stages=2")).rereadTiles);
+  EXPECT_FALSE(planKernel(mustParse("sum i32[14,7397655] dim=1"), reread).rereadTiles); // i64 results: wider
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304] dim=0"), reread).rereadTiles);    // held shares
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304,4] dim=0"), reread).rereadTiles);  // packed lanes
+  EXPECT_FALSE(planKernel(mustParse("logsumexp f32[8,4194304] dim=1"), reread).rereadTiles);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[4194304] dim=0 strides=[2]"), reread).rereadTiles); // spans
+  // A slack of two reads its tiles again already.
+  EXPECT_FALSE(
+      planKernel(mustParse("sum f32[16777216] dim=0"), *parsePlanTuning("reread_tiles=1,lookback_slack=2,stages=4"))
+          .rereadTiles);
+}
+
 // Look-back tiles without stages (archs without bulk copies) off their
 // runs' vector grid load by lanes (LookbackPolicy::kLaneRunsWithoutStages;
 // lane_runs=0 turns it off): contiguous rows of one lane, whose warps'
