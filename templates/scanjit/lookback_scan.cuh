@@ -618,11 +618,9 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
                                           Item (&r)[I]) {
     const bool no_heads[I] = {};
     if constexpr (kReload) {
-      State again = st;
       Item x[I];
       load(pipe, s, valid, x);
-      thread_inclusive_scan<typename LookbackShared<P, Plan>::M, P::kReverse, I>(x, again.local);
-      agent.results(again, prefix, no_heads, r);
+      agent.results_again(x, st, prefix, no_heads, r);
     } else {
       agent.results(st, prefix, no_heads, r);
     }
@@ -936,12 +934,10 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
       const typename P::Acc prefix = lookback_prefix<P, Plan>(a, window, sa.total, ws, sh);
       if constexpr (Plan::kRereadTiles) {
         // Tile a's items again from its stage (PipelinedTiles::kReload).
-        typename LookbackAgent<P, Plan>::State again = sa;
         Acc x[I];
         pipe.template load_lifted<I>(int((q + S - 1) % S), int(threadIdx.x) * I, at_a.t,
                                      Pipe::mask_shift(mask + at_a.o.mask + at_a.t.first), x);
-        thread_inclusive_scan<typename LookbackShared<P, Plan>::M, P::kReverse, I>(x, again.local);
-        agent.results(again, prefix, no_heads, r);
+        agent.results_again(x, sa, prefix, no_heads, r);
       } else {
         agent.results(sa, prefix, no_heads, r);
       }
