@@ -509,6 +509,29 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   planRereadShares(arch, spec, tuning, plan, rows, tilesPerRow);
 }
 
+// 2-byte rows' wide look-back tiles of sums and products in wider blocks,
+// read again from their stages (LookbackPolicy::kRereadWideTiles): `plan`,
+// planned from `unplanned` with the wide tile, tile by tile (not held
+// shares), is planned again in blocks of kRereadTileThreads and kept so
+// where its tiles may be read again and the scan still holds
+// kWideTileMinTiles of them.
+void widenRereadTileBlock(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning,
+                          const KernelPlan &unplanned, int64_t rows, KernelPlan &plan) {
+  using policy::LookbackPolicy;
+  const bool wideTile = plan.threads == LookbackPolicy::kLargeTileWideThreads &&
+                        plan.items * dtypeSize(accumulatorType(spec.op, spec.in)) == LookbackPolicy::kWideTileAccBytes;
+  if (!LookbackPolicy::kRereadWideTiles || dtypeSize(spec.in) != 2 || maxOrMin(spec) || !wideTile ||
+      plan.heldShares || plan.rereadTiles || tuning.threads || tuning.rereadTiles == 0)
+    return;
+  PlanTuning reread = tuning;
+  reread.rereadTiles = 1;
+  KernelPlan wide = unplanned;
+  planLookback(arch, spec, reread, wide, rows, LookbackPolicy::kRereadTileThreads, plan.items);
+  const int64_t wideTiles = classCount(tuning, rows) * ceilDiv(plan.geometry.scan.size, int64_t(wide.threads) * wide.items);
+  if (wide.rereadTiles && wideTiles >= LookbackPolicy::kWideTileMinTiles) // (as many as wide tiles need)
+    plan = wide;
+}
+
 void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const int64_t L = plan.geometry.scan.size;
   plan.items = pick(tuning.items, rowItems(spec));
@@ -527,7 +550,9 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   lookbackBlock(spec, tuning, edges, lookbackThreads, lookbackItems);
   if (lookbackFits(tuning, rows, L, lookbackItems, lookbackMaxRows(arch, spec))) {
     widenLookbackTile(spec, tuning, edges, rows, L, lookbackThreads, lookbackItems);
+    const KernelPlan unplanned = plan;
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);
+    widenRereadTileBlock(arch, spec, tuning, unplanned, rows, plan);
     return;
   }
   plan.family = KernelFamily::Row;

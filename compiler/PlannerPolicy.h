@@ -88,14 +88,30 @@ struct LookbackPolicy {
   // 16M (BENCHMARKS.md, forty-eighth pass): one stays.
   static constexpr int kSlack = 1;
   // A tile's items scanned again from its stage for its results instead of
-  // held across the next tile's scan (reread_tiles): 2-byte rows then fit
-  // tiles of 512 x 24 (64 registers, no spills). One H200 sweep against the
-  // policy's runs the same session: 512 x 24 read again, sum bf16
-  // [101238608] 1.26 -> 1.18 of copy, off the grid (@1) 1.36-1.50 -> 1.27,
-  // f16[8,12534816] dim=1 1.41 -> 1.17; but max bf16[16777216] 1.62-1.74 ->
-  // 1.85, and read again at the policy's 256 x 24, 2.17. Not the policy
-  // until an A/B says which plans take it (BENCHMARKS.md, sixty-first pass).
+  // held across the next tile's scan (reread_tiles): a block holds one
+  // tile's items, not two. At the block the tile was planned with it lost
+  // (H200, x copy, 256 x 24 read again: sum bf16[101238608] 1.26 -> 1.33-
+  // 1.40, max bf16[16777216] 1.62-1.74 -> 2.17; BENCHMARKS.md, sixty-first
+  // pass): off, but where the freed registers widen the block
+  // (kRereadWideTiles).
   static constexpr bool kRereadTiles = false;
+  // ... 2-byte rows' wide tiles (kWideTileAccBytes: 24 items) of sums and
+  // products, read again, fit blocks of kRereadTileThreads in 64 registers
+  // without spills, which halves the look-back chain's links; they take
+  // them where the wider block's stages let its tiles be read again (three
+  // or more: not masked rows, whose 512 x 24 tiles keep two; results as
+  // wide as the input: not i16 -> i64 sums). H200, x copy, 256 x 24 ->
+  // 512 x 24 read again, best of two runs: sum bf16[101238608] 1.26 ->
+  // 1.18, one element in 1.37 -> 1.22, f16[44192241] three in 1.43 -> 1.34,
+  // f16[8,12534816] dim=1 1.38 -> 1.15, bf16[433,138285] three in 1.45 ->
+  // 1.33, bf16[60132273] reverse one in 1.49 -> 1.36. Max and min keep
+  // theirs (max bf16[16777216] 1.68 -> 1.78, f16 1.60 -> 1.66; max f16
+  // [64,4194304] reverse 1.54 -> 1.44), and so do held shares (f16[4194304]
+  // 1.52 -> 1.63). Masked rows at 512 x 20 (three stages, two blocks an SM)
+  // lost (bf16[3,6520244] mask two in 1.45 -> 1.61; BENCHMARKS.md, sixty-
+  // second pass).
+  static constexpr bool kRereadWideTiles = true;
+  static constexpr int kRereadTileThreads = 512;
   // Without stages (sm_75/80/86/89), tiles of contiguous rows off their
   // runs' vector grid load each warp's run lane by lane and unstripe it
   // through shared memory, as row_scan_direct does. As sm_80 on an H200

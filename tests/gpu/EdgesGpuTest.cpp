@@ -583,18 +583,19 @@ TEST(Edges, LookbackTilesFinishedTwoLate) {
 // plans, masks off the input's grid), a tile or two a block and many,
 // both directions, exclusive, 1-, 2-, 4- and 8-byte elements, sums,
 // products, max and min, the policy's tiles and 512 x 24; the output on the
-// input's grid and off it.
+// input's grid and off it. Untuned, 2-byte sums and products read their
+// 512 x 24 tiles again (LookbackPolicy::kRereadWideTiles).
 TEST(Edges, TilesRereadFromTheirStages) {
   const std::vector<std::string> specs = {
       "sum bf16[16777216] dim=0",           "sum f16[16777213] dim=0 reverse",
       "max bf16[1048576] dim=0 mask",       "sum f32[8,2000003] dim=1 mask reverse exclusive",
       "min i16[4,4194305] dim=1 exclusive", "prod f64[2000001] dim=0",
       "max u8[40000001] dim=0 reverse",     "sum bf16[3,1000001] dim=1 mask",
-      "sum f16[60000] dim=0",
+      "sum f16[60000] dim=0",               "prod f16[4,4194301] dim=1 reverse exclusive",
   };
-  const char *tunings[] = {"reread_tiles=1", "reread_tiles=1,threads=512,items=24"};
-  std::vector<std::string> reread[2]; // each tuning's specs that read their tiles again
-  for (int t = 0; t < 2; ++t) {
+  const char *tunings[] = {"", "reread_tiles=1", "reread_tiles=1,threads=512,items=24"};
+  std::vector<std::string> reread[3]; // each tuning's specs that read their tiles again
+  for (int t = 0; t < 3; ++t) {
     ScopedTuning tune(tunings[t]);
     for (const std::string &spec : specs) {
       KernelPlan plan;
@@ -604,10 +605,12 @@ TEST(Edges, TilesRereadFromTheirStages) {
         reread[t].push_back(spec);
     }
   }
-  EXPECT_EQ(reread[0].size(), specs.size());
-  EXPECT_GE(reread[1].size(), 5u); // (512 x 24 leaves some too few stages to read tiles again)
+  EXPECT_EQ(reread[0], (std::vector<std::string>{"sum bf16[16777216] dim=0", "sum f16[16777213] dim=0 reverse",
+                                                 "prod f16[4,4194301] dim=1 reverse exclusive"}));
+  EXPECT_EQ(reread[1].size(), specs.size());
+  EXPECT_GE(reread[2].size(), 5u); // (512 x 24 leaves some too few stages to read tiles again)
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
-  for (int t = 0; t < 2; ++t) {
+  for (int t = 0; t < 3; ++t) {
     ScopedTuning tune(tunings[t]);
     expectCasesPass(reread[t], {CaseOptions{}, offsets(1, 3, 2), offsets(0, 0, 3)});
   }

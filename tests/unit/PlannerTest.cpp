@@ -97,7 +97,9 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   // when 12 spilled a little; they spill none since the grid pipeline
   // copies whole words).
   EXPECT_EQ(plan("prod u8[2268,36933] dim=1").items, 12);
-  EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 256);
+  EXPECT_EQ(plan("max f16[8,16777216] dim=1").threads, 256);
+  EXPECT_EQ(plan("max f16[8,16777216] dim=1").items, 24);
+  EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 512); // (read again: kRereadWideTiles)
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").items, 24);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").minBlocksPerSm, 2);
   EXPECT_EQ(plan("max u8[16777217] dim=0").items, 24); // (at most 24 items)
@@ -369,19 +371,19 @@ TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
 }
 
 // A tile finished one tile late scanned again from its stage for its
-// results (reread_tiles=1, not the policy's yet): plain tiles of contiguous
-// rows, on the grid or off it, with three stages or more, results through
-// them as wide as the input; else held.
+// results (reread_tiles=1): plain tiles of contiguous rows, on the grid or
+// off it, with three stages or more, results through them as wide as the
+// input; else held.
 TEST(Planner, TilesRereadFromTheirStagesWhereTheStagesKeepThem) {
   const PlanTuning reread = *parsePlanTuning("reread_tiles=1");
-  const KernelPlan aligned = planKernel(mustParse("sum bf16[101238608] dim=0"), reread);
+  const KernelPlan aligned = planKernel(mustParse("sum f32[101238608] dim=0"), reread);
   EXPECT_EQ(aligned.family, KernelFamily::RowLookback);
   EXPECT_TRUE(aligned.rereadTiles);
   EXPECT_NE(aligned.toString().find(" reread_tiles=1"), std::string::npos);
   const KernelPlan edges = planKernel(mustParse("sum f16[8,12534814] dim=1 mask reverse"), reread);
   EXPECT_TRUE(edges.edges && edges.rereadTiles);
-  EXPECT_FALSE(plan("sum bf16[101238608] dim=0").rereadTiles); // the policy
-  EXPECT_EQ(plan("sum bf16[101238608] dim=0").toString().find("reread_tiles"), std::string::npos);
+  EXPECT_FALSE(plan("sum f32[101238608] dim=0").rereadTiles); // the policy, at the block planned
+  EXPECT_EQ(plan("sum f32[101238608] dim=0").toString().find("reread_tiles"), std::string::npos);
   EXPECT_FALSE(planKernel(mustParse("sum bf16[101238608] dim=0"), *parsePlanTuning("reread_tiles=1,stages=2")).rereadTiles);
   EXPECT_FALSE(planKernel(mustParse("sum i32[14,7397655] dim=1"), reread).rereadTiles); // i64 results: wider
   EXPECT_FALSE(planKernel(mustParse("sum f32[4194304] dim=0"), reread).rereadTiles);    // held shares
@@ -392,6 +394,36 @@ TEST(Planner, TilesRereadFromTheirStagesWhereTheStagesKeepThem) {
   EXPECT_FALSE(
       planKernel(mustParse("sum f32[16777216] dim=0"), *parsePlanTuning("reread_tiles=1,lookback_slack=2,stages=4"))
           .rereadTiles);
+}
+
+// 2-byte rows' wide tiles of sums and products take blocks of 512, read
+// again from their stages (LookbackPolicy::kRereadWideTiles), on the grid
+// and off it, where those blocks keep three stages and the scan 128 tiles;
+// masked rows (two stages), i16 -> i64 sums, max and min, held shares and
+// smaller scans keep blocks of 256; reread_tiles=0 or a tuned block turn
+// it off.
+TEST(Planner, TwoByteWideTilesReadAgainInWiderBlocks) {
+  for (const char *spec : {"sum bf16[101238608] dim=0", "sum f16[8,12534814] dim=1 reverse",
+                           "prod f16[33554431] dim=0 exclusive", "sum bf16[3,1000001] dim=1"}) {
+    const KernelPlan p = plan(spec);
+    EXPECT_EQ(p.family, KernelFamily::RowLookback) << spec;
+    EXPECT_EQ(p.threads, 512) << spec;
+    EXPECT_EQ(p.items, 24) << spec;
+    EXPECT_TRUE(p.rereadTiles) << spec;
+    EXPECT_GE(p.stages, 3) << spec;
+  }
+  EXPECT_TRUE(plan("sum bf16[3,1000001] dim=1").edges);
+  for (const char *spec : {"sum bf16[106992271] dim=0 mask", "sum i16[50000001] dim=0", "max bf16[16777216] dim=0",
+                           "min f16[64,4194304] dim=1", "sum f16[4194304] dim=0", "sum f16[1048576] dim=0"}) {
+    const KernelPlan p = plan(spec);
+    EXPECT_EQ(p.threads, 256) << spec;
+    EXPECT_FALSE(p.rereadTiles) << spec;
+  }
+  EXPECT_TRUE(plan("sum f16[4194304] dim=0").heldShares);
+  const KernelPlan off = planKernel(mustParse("sum bf16[101238608] dim=0"), *parsePlanTuning("reread_tiles=0"));
+  EXPECT_EQ(off.threads, 256);
+  EXPECT_FALSE(off.rereadTiles);
+  EXPECT_FALSE(planKernel(mustParse("sum bf16[101238608] dim=0"), *parsePlanTuning("threads=256")).rereadTiles);
 }
 
 // Look-back tiles without stages (archs without bulk copies) off their
