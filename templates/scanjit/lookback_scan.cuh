@@ -613,17 +613,22 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
     pipe.template load_lifted<I>(s, int(threadIdx.x) * I, valid, x);
   }
   __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
-  template <class Pipe>
-  __device__ __forceinline__ void results(Pipe &pipe, int s, int valid, const State &st, typename P::Acc prefix,
-                                          Item (&r)[I]) {
-    const bool no_heads[I] = {};
+  // A tile read again (kReload): its thread scan again from its stage,
+  // before its results. The one-late loop runs it before the tile's prefix
+  // is looked back for, so that the warps that do not read the window run
+  // it while the readers wait (H200, x copy: sum bf16[28053728] 1.28 ->
+  // 1.19; BENCHMARKS.md, sixty-second pass).
+  template <class Pipe> __device__ __forceinline__ void scan_again(Pipe &pipe, int s, int valid, State &st) {
     if constexpr (kReload) {
       Item x[I];
       load(pipe, s, valid, x);
-      agent.results_again(x, st, prefix, no_heads, r);
-    } else {
-      agent.results(st, prefix, no_heads, r);
+      agent.scan_again(x, st);
     }
+  }
+  template <class Pipe>
+  __device__ __forceinline__ void results(Pipe &, int, int, const State &st, typename P::Acc prefix, Item (&r)[I]) {
+    const bool no_heads[I] = {};
+    agent.results(st, prefix, no_heads, r);
   }
   template <class Pipe>
   __device__ __forceinline__ void store(Pipe &pipe, int s, typename P::Out *out, const LookbackTilePlace<P, Plan> &at,
@@ -654,6 +659,7 @@ template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
     agent.load(pipe, s, valid, x);
   }
   __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
+  template <class Pipe> __device__ __forceinline__ void scan_again(Pipe &, int, int, State &) {} // (in results)
   template <class Pipe>
   __device__ __forceinline__ void results(Pipe &pipe, int s, int valid, const State &st, typename P::Acc prefix,
                                           Item (&r)[I]) {
@@ -723,7 +729,11 @@ __device__ __forceinline__ void lookback_pipelined_tiles_two_late(Pipe &pipe, Ti
       const LookbackTilePlace<P, Plan> at_a(a);
       typename Tiles::Item r[I];
       const int stage_a = int((q + S - 2) % S);
-      tiles_.results(pipe, stage_a, at_a.elems(), sa, lookback_prefix<P, Plan>(a, held, sa.total, ws, sh), r);
+      // (Tile a's thread scan again after its prefix: before it, the lean
+      // f32 plan's 40 registers spilled 16 stores.)
+      const typename P::Acc prefix = lookback_prefix<P, Plan>(a, held, sa.total, ws, sh);
+      tiles_.scan_again(pipe, stage_a, at_a.elems(), sa);
+      tiles_.results(pipe, stage_a, at_a.elems(), sa, prefix, r);
       tiles_.store(pipe, stage_a, out, at_a, out_on_grid, r);
     }
     if (b < 0 && a1 < 0) {
@@ -814,6 +824,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       if (b < 0)
         __syncthreads();
       typename Tiles::Item r[I];
+      tiles_.scan_again(pipe, int((q + S - 1) % S), at_a.elems(), sa);
       tiles_.results(pipe, int((q + S - 1) % S), at_a.elems(), sa, lookback_prefix<P, Plan>(a, window, sa.total, ws, sh), r);
       tiles_.store(pipe, int((q + S - 1) % S), out, at_a, out_on_grid, r);
     }
@@ -933,14 +944,15 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
       const bool no_heads[I] = {};
       const typename P::Acc prefix = lookback_prefix<P, Plan>(a, window, sa.total, ws, sh);
       if constexpr (Plan::kRereadTiles) {
-        // Tile a's items again from its stage (PipelinedTiles::kReload).
+        // Tile a's items again from its stage, after its prefix (before it,
+        // as PipelinedTiles::scan_again, the items spilled: 108 stores in
+        // sum bf16[101238612] at 512 x 24).
         Acc x[I];
         pipe.template load_lifted<I>(int((q + S - 1) % S), int(threadIdx.x) * I, at_a.t,
                                      Pipe::mask_shift(mask + at_a.o.mask + at_a.t.first), x);
-        agent.results_again(x, sa, prefix, no_heads, r);
-      } else {
-        agent.results(sa, prefix, no_heads, r);
+        agent.scan_again(x, sa);
       }
+      agent.results(sa, prefix, no_heads, r);
       typename P::Out *out0 = out + at_a.o.out + at_a.t.first;
       if constexpr (staged) {
         pipe.store_through_stage(int((q + S - 1) % S), out0, at_a.t, r);

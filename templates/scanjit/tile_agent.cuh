@@ -47,16 +47,13 @@ template <class M, class Acc, bool kReverse, bool kExclusive, int kThreads, int 
     tile_results<M, Acc, kReverse, kExclusive, kItems>(s, prefix, heads, r);
   }
 
-  // Phase 2 for callers that did not hold the tile's scanned items but have
-  // its items again (a look-back tile read again from its stage): the
-  // thread's scan runs again; the block's part of `s` is kept. Not
+  // For callers that did not hold the tile's scanned items but have its
+  // items again (a look-back tile read again from its stage): the thread's
+  // scan runs again, before phase 2; the block's part of `s` is kept. Not
   // log-sum-exp, whose thread scan is relative to a reference it chose.
-  template <class Prefix>
-  __device__ __forceinline__ void results_again(const Value (&v)[kItems], State s, Prefix prefix,
-                                                const bool (&heads)[kItems], Acc (&r)[kItems]) const {
+  __device__ __forceinline__ void scan_again(const Value (&v)[kItems], State &s) const {
     static_assert(!IsPlainLogSumExp<M>::value, "log-sum-exp's thread scan is not run again");
     thread_inclusive_scan<M, kReverse, kItems>(v, s.local);
-    results(s, prefix, heads, r);
   }
 
   // A whole tile: `after_scan` runs on every thread once the tile's block
