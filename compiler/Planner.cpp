@@ -202,6 +202,13 @@ void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, i
                                      : policy::LookbackPolicy::kLargeTileThreads);
 }
 
+// Whether `rows` lines of `length` hold LookbackPolicy::kWideTileMinTiles
+// tiles of `threads` x `items` (a batch's class shares its kernel).
+bool holdsWideTiles(const PlanTuning &tuning, int64_t rows, int64_t length, int threads, int items) {
+  return classCount(tuning, rows) * ceilDiv(length, int64_t(threads) * items) >=
+         policy::LookbackPolicy::kWideTileMinTiles;
+}
+
 // Contiguous rows' look-back tiles but the lean plan's (aligned rows of
 // 32-byte tiles of 4-byte accumulators) widen (LookbackPolicy::
 // kWideTileAccBytes) where the scan holds kWideTileMinTiles of the wide
@@ -219,8 +226,7 @@ void widenLookbackTile(const ScanSpec &spec, const PlanTuning &tuning, bool edge
                                                                  : policy::LookbackPolicy::kWideTileAccBytes;
   const int wideItems = pick(tuning.items, std::min(tileAccBytes / accBytes, policy::LookbackPolicy::kWideTileMaxItems));
   const int wideThreads = pick(tuning.threads, policy::LookbackPolicy::kLargeTileWideThreads);
-  if (classCount(tuning, rows) * ceilDiv(length, int64_t(wideThreads) * wideItems) <
-      policy::LookbackPolicy::kWideTileMinTiles) // (a batch's class shares its kernel)
+  if (!holdsWideTiles(tuning, rows, length, wideThreads, wideItems))
     return;
   threads = wideThreads;
   items = wideItems;
@@ -398,8 +404,8 @@ int lookbackSlack(const ScanSpec &spec, const PlanTuning &tuning, const KernelPl
 // Whether a tile finished one tile late is scanned again from its stage for
 // its results (reread_tiles) instead of held across the next tile's scan: a
 // block then holds one tile's items, not two (sum bf16[101238608] at 256 x
-// 24: 96 -> 72 registers), so wider tiles fit. Not the policy's yet
-// (LookbackPolicy::kRereadTiles).
+// 24: 96 -> 72 registers), so wider tiles fit. The policy's only where it
+// widens the block (LookbackPolicy::kRereadTiles, widenRereadTileBlock).
 bool rereadTiles(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, bool contiguousRows) {
   const bool fits = tilesRereadFromStages(spec, plan, contiguousRows) && plan.lookbackSlack == 1;
   return fits && pickFlag(tuning.rereadTiles, policy::LookbackPolicy::kRereadTiles);
@@ -527,8 +533,7 @@ void widenRereadTileBlock(const ArchPolicy &arch, const ScanSpec &spec, const Pl
   reread.rereadTiles = 1;
   KernelPlan wide = unplanned;
   planLookback(arch, spec, reread, wide, rows, LookbackPolicy::kRereadTileThreads, plan.items);
-  const int64_t wideTiles = classCount(tuning, rows) * ceilDiv(plan.geometry.scan.size, int64_t(wide.threads) * wide.items);
-  if (wide.rereadTiles && wideTiles >= LookbackPolicy::kWideTileMinTiles) // (as many as wide tiles need)
+  if (wide.rereadTiles && holdsWideTiles(tuning, rows, plan.geometry.scan.size, wide.threads, wide.items))
     plan = wide;
 }
 

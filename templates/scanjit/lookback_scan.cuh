@@ -602,9 +602,8 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
   // stage for their results instead of holding them: the registers hold one
   // tile's (the stage keeps its input until the results overwrite it, each
   // thread's on its own items).
+  // (Not log-sum-exp: TileAgent::scan_again says so.)
   static constexpr bool kReload = Plan::kLookbackSlack > 1 || Plan::kRereadTiles;
-  static_assert(!kReload || !IsPlainLogSumExp<typename LookbackShared<P, Plan>::M>::value,
-                "log-sum-exp's thread scan is not run again");
   static_assert(!kReload || (LookbackStages<P, Plan>::kCanStageOutput && sizeof(typename P::In) == sizeof(typename P::Out)),
                 "results leave through the stages, each thread's on its own items");
   Agent agent;
@@ -877,8 +876,7 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   typedef LookbackWindowOf<P, Plan> Window;
   Pipe &pipe = dynamic_stages<Pipe, Plan>();
   constexpr bool staged = Pipe::kCanStageOutput;
-  static_assert(!Plan::kRereadTiles || (staged && sizeof(typename P::In) == sizeof(typename P::Out) &&
-                                        !IsPlainLogSumExp<typename LookbackShared<P, Plan>::M>::value),
+  static_assert(!Plan::kRereadTiles || (staged && sizeof(typename P::In) == sizeof(typename P::Out)),
                 "tiles read again from their stages: results through them, on each thread's own items");
   const bool issuer = threadIdx.x < 32;
   const int lane = int(threadIdx.x & 31);
