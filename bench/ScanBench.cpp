@@ -183,6 +183,13 @@ const Case kCases[] = {
     {"cliffs", "sum f16[206323,146] dim=0"},
     {"cliffs", "sum f32[206323,146] dim=0"},
     {"cliffs", "sum f16[36658,670] dim=0 mask reverse", 2},
+    // Short rows under 7 items a lane of a warp: padded rows of fewer
+    // lanes (kPaddedShortRows, sixty-third pass); a 2-byte sum on the grid
+    // (chunks) and off it (padded), a max, a byte max off the grid.
+    {"cliffs", "sum bf16[559209,48] dim=1 mask"},
+    {"cliffs", "sum bf16[559209,48] dim=1 mask", 3},
+    {"cliffs", "max f16[349525,96] dim=1"},
+    {"cliffs", "max u8[335544,100] dim=1 exclusive", 2},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).

@@ -470,6 +470,26 @@ struct SegmentedPolicy {
   static constexpr bool kPaddedShortLogSumExpRows = true;
   static constexpr int kPaddedShortRowMaxLanes = 16;
   static constexpr int kPaddedShortWideLogSumExpRowMaxLanes = 8;
+  // Shorter rows of the other ops (under 7 items a lane of a warp's run,
+  // at most an eighth of their slots idle) are padded rows too, in the
+  // fewest lanes whose items hold them: the chunks' row heads cost every
+  // combine a select (their 2-byte kernels issued 0.76 a scheduler a
+  // cycle), and their off-grid plans copy each tile's words (H200, x copy,
+  // chunks / padded, best of two: max f16[349525,96] 1.71 / 1.11, min
+  // f16[349525,48] @3 1.89 / 1.07, max u8[335544,100] exclusive @2 3.01 /
+  // 1.69, sum bf16[559209,48] mask @3 1.66 / 1.17, min i32[167772,150] mask
+  // exclusive @1 1.29 / 1.03, sum f32[449389,56] exclusive @1 1.17 / 0.98,
+  // sum i32[524288,48] 1.04 / 0.93; 93 of 111 drawn rows gained, median
+  // 1.51 / 1.19). Sums of 2-byte elements keep their chunks on the 16-byte
+  // grid, where bulk copies bring them (sum bf16[585251,86] mask reverse
+  // 1.00 / 1.71, f16[1000000,100] 1.19 / 1.41, f16[193583,130] 1.14 /
+  // 1.54, bf16[1797558,14] mask 1.03 / 1.75), and pad only in their
+  // off-grid plans. Lost: prod f16[449389,56] @2 1.53 / 2.33, sum
+  // f16[299593,56] mask @1 1.42 / 1.97 (both 4 lanes of 14 items), max
+  // i8[229824,146] mask 1.79 / 2.37, sum bf16[129055,130] mask @2 1.37 /
+  // 1.53, sum f64[104857,120] reverse @1 1.13 / 1.21 (BENCHMARKS.md,
+  // sixty-third pass).
+  static constexpr bool kPaddedShortRows = true;
   // Padded f64 log-sum-exp rows of more than 8 items ask for three blocks
   // an SM (the chunks' four spilled 4-16 stores at 11-16 items); tuned ones
   // of more than 12, two (`f64[1000,500] exclusive` spilled 16 stores in three).

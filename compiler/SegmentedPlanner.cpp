@@ -118,9 +118,13 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   const int mostLanes = wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes
                                             : policy::SegmentedPolicy::kPaddedShortRowMaxLanes;
   const bool fewIdleSlots = 8 * (int64_t(lanes) * items - L) <= L; // (at most an eighth)
-  const bool shortRowPads = spec.op == ScanOp::LogSumExp && policy::SegmentedPolicy::kPaddedShortLogSumExpRows &&
-                            lanes <= mostLanes && fewIdleSlots;
-  const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows && !twoByteMasked &&
+  // (2-byte sums pad short rows only off the 16-byte grid: kPaddedShortRows.)
+  const bool shortRowPads =
+      spec.op == ScanOp::LogSumExp
+          ? policy::SegmentedPolicy::kPaddedShortLogSumExpRows && lanes <= mostLanes && fewIdleSlots
+          : policy::SegmentedPolicy::kPaddedShortRows && fewIdleSlots &&
+                (inBytes != 2 || spec.op != ScanOp::Sum || tuning.offGrid);
+  const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows && (shortRow || !twoByteMasked) &&
                           items * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
                           (shortRow ? shortRowPads : items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems);
   return pickFlag(tuning.warpRows, policyPads) ? items : 0;

@@ -171,7 +171,9 @@ TEST(Edges, SegmentedOddRowsAndOffsets) {
   // The direct segmented kernel tiles each chunk on its 16-byte grid; the
   // staged one (stages=N) is an edges plan, as are chunks of every width
   // launched off the grid. 8-byte results of byte rows leave through the
-  // warp's scratch.
+  // warp's scratch. (Short rows are padded warp rows by default: tuned out
+  // of them, Edges.PaddedShortRowsOfEveryOp has those.)
+  ScopedTuning chunks("warp_rows=0");
   const std::vector<std::string> specs = {"sum f32[7777,333] dim=1", "sum f32[5000,37] dim=1 mask reverse",
                                           "max f16[3000,101] dim=1 exclusive",
                                           "sum i32[4001,63] dim=1 mask reverse exclusive",
@@ -264,6 +266,40 @@ TEST(Edges, PaddedHalfWarpRows) {
   expectWarpRowPlans({"max f32[3001,214] dim=1 mask", "min i32[2001,250] dim=1", "max i8[2001,240] dim=1 mask"}, 1);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, warpRowPlacements());
+}
+
+// Rows of the other ops too short for 7 items a lane of a whole warp:
+// padded rows of the fewest lanes that hold them, several a warp, every
+// width (SegmentedPolicy::kPaddedShortRows), tiling rows among them (48 in
+// 4 lanes of 12, 56 in 4 of 14, 20 in 2 of 10); 2-byte sums keep their
+// chunks on the grid and pad off it (their off-grid plans); a partial last
+// warp of rows; pointers off every grid.
+TEST(Edges, PaddedShortRowsOfEveryOp) {
+  const std::vector<std::string> specs = {
+      "sum f32[5000,37] dim=1 mask reverse", "max f16[3001,96] dim=1",
+      "min f16[3001,48] dim=1 exclusive",    "prod f16[2001,56] dim=1",
+      "max u8[3001,100] dim=1 exclusive",    "min i8[2001,146] dim=1 mask",
+      "sum i32[3001,20] dim=1 mask reverse", "prod i32[2001,24] dim=1 reverse",
+      "sum f64[2001,180] dim=1 mask",        "min f64[1001,100] dim=1 reverse",
+      "max f64[3001,20] dim=1 reverse exclusive", "sum u8[3001,77] dim=1 exclusive",
+      "min f32[3001,11] dim=1",              "prod bf16[2001,111] dim=1 exclusive mask",
+  };
+  expectWarpRowPlans(specs, 0);
+  const std::vector<std::string> twoByteSums = {"sum bf16[3001,48] dim=1 mask", "sum f16[2001,86] dim=1 reverse",
+                                                "sum bf16[4001,12] dim=1 exclusive", "sum f16[2001,56] dim=1 mask",
+                                                "sum i16[2001,163] dim=1 reverse"};
+  for (const std::string &s : twoByteSums) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_FALSE(plan.warpRows) << s << ": chunks on the grid";
+  }
+  {
+    ScopedTuning offGrid("off_grid=1");
+    expectWarpRowPlans(twoByteSums, 0);
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, warpRowPlacements());
+  expectCasesPass(twoByteSums, warpRowPlacements());
 }
 
 // Log-sum-exp rows too short for 7 items a lane of a whole warp: padded

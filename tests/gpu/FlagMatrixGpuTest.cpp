@@ -8,8 +8,8 @@ namespace {
 
 const char *kFamilyShapes[] = {
     "[64,3000] dim=1",              // row
-    "[100,37] dim=1",               // row_segmented
-    "[8000,48] dim=1",              // row_segmented, aligned rows that straddle tiles
+    "[100,37] dim=1",               // row_segmented: padded warp rows (2-byte sums: chunks)
+    "[8000,48] dim=1",              // row_segmented: warp rows of 12 items (2-byte sums: chunks, rows straddling tiles)
     "[3001,32] dim=1",              // row_segmented, rows that tile a warp (warp_rows)
     "[3,40000] dim=1",              // row_lookback
     "[37,64] dim=0",                // column

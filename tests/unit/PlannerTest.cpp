@@ -905,7 +905,9 @@ TEST(Planner, UnmaskedTwoByteRowsTakeBlocksOf256) {
 }
 
 TEST(Planner, ShortContiguousRowsAreSegmented) {
-  KernelPlan p = plan("sum f32[1048576,48] dim=1"); // a block per chunk of whole rows
+  // A block per chunk of whole rows where they are not warp rows (tuned
+  // so here: short rows of 4 bytes are padded warp rows by default).
+  KernelPlan p = chunks("sum f32[1048576,48] dim=1");
   EXPECT_EQ(p.family, KernelFamily::RowSegmented);
   EXPECT_FALSE(p.warpRows);
   EXPECT_GT(p.rowsPerChunk, 1);
@@ -917,7 +919,7 @@ TEST(Planner, ShortContiguousRowsAreSegmented) {
   EXPECT_EQ(small.grid, 16);
   // Chunks of rows/264 rows rounded down to a power of two (ShapeClass tests):
   // 2640 rows in chunks of 8.
-  EXPECT_EQ(plan("sum f32[2640,100] dim=1").grid, 330);
+  EXPECT_EQ(chunks("sum f32[2640,100] dim=1").grid, 330);
 }
 
 TEST(Planner, ShortRowsThatAreNotContiguousUseFewerThreads) {
@@ -965,7 +967,7 @@ TEST(Planner, ShortRowsOfTwoByteElementsAreStaged) {
   }
   EXPECT_FALSE(chunks("sum bf16[261871,326] dim=1").edges);
   EXPECT_FALSE(plan("sum f16[16384,1024] dim=1").edges);
-  const KernelPlan wide = plan("prod i16[7001,63] dim=1 mask"); // i64 results
+  const KernelPlan wide = chunks("prod i16[7001,63] dim=1 mask"); // i64 results (by default padded warp rows)
   EXPECT_EQ(wide.threads, 128);
   EXPECT_EQ(wide.stages, 4);
   EXPECT_EQ(plan("sum u8[65536,512] dim=1").threads, 256); // three stages of 256
@@ -1042,9 +1044,9 @@ TEST(Planner, RowsThatTileAWarpAreScannedByWarps) {
   EXPECT_NE(p.toString().find(" warp_rows=1"), std::string::npos);
   EXPECT_TRUE(plan("sum f32[1048576,256] dim=1").warpRows);  // a row a warp
   EXPECT_TRUE(plan("logsumexp f64[100,4] dim=1").warpRows);  // a row a lane
-  EXPECT_FALSE(plan("sum f32[8000,48] dim=1").warpRows);     // 48 does not divide 256
-  EXPECT_FALSE(plan("sum f32[100,37] dim=1").warpRows);
-  EXPECT_FALSE(plan("sum f32[1000,12] dim=1").warpRows);     // 8 items do not divide 12
+  // Rows that the row items do not tile are padded warp rows (below).
+  EXPECT_EQ(chunks("sum f32[8000,48] dim=1", "").items, 12); // 48 does not divide 256: 4 lanes of 12
+  EXPECT_FALSE(chunks("sum f32[8000,48] dim=1").warpRows);
   EXPECT_EQ(plan("sum f32[32768,32768] dim=1").toString().find("warp_rows"), std::string::npos);
 }
 
@@ -1100,11 +1102,10 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
   // two from 13).
   EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").minBlocksPerSm, 3);
   EXPECT_EQ(chunks("logsumexp f64[1000,500] dim=1", "warp_rows=1").minBlocksPerSm, 2);
-  // Under 7 items a lane (a fifth of the lanes or more idle), over 96
-  // accumulator bytes a lane, masked 2-byte elements (staged chunks) or too
-  // long for a warp: chunks.
-  EXPECT_FALSE(plan("sum f32[262144,100] dim=1").warpRows);
-  EXPECT_FALSE(plan("max f32[10000,192] dim=1").warpRows);
+  // Under 7 items a lane of a whole warp (a fifth of the lanes or more
+  // idle), over 96 accumulator bytes a lane, masked 2-byte elements (staged
+  // chunks) or too long for a warp: chunks; short rows (below) are padded
+  // rows of fewer lanes.
   EXPECT_FALSE(plan("logsumexp f64[1000,500] dim=1").warpRows);
   EXPECT_FALSE(plan("sum i64[65536,400] dim=1").warpRows);
   EXPECT_FALSE(plan("sum u8[1000,400] dim=1").warpRows); // (i64 accumulators)
@@ -1193,8 +1194,32 @@ TEST(Planner, ShortLogSumExpRowsArePaddedRowsOfFewerLanes) {
   EXPECT_FALSE(plan("logsumexp f64[1000,129] dim=1").warpRows);
   // Tuned, f64 rows of 100 are padded rows of 16 lanes.
   EXPECT_EQ(chunks("logsumexp f64[1000,100] dim=1", "warp_rows=1").rowsPerChunk, 2);
-  // Other ops keep their chunks.
-  EXPECT_FALSE(plan("sum f32[262144,100] dim=1").warpRows);
+}
+
+// Short rows of the other ops (under 7 items a lane of a whole warp) are
+// padded rows of the fewest lanes whose items hold them, at most an eighth
+// of their slots idle (SegmentedPolicy::kPaddedShortRows); 2-byte sums only
+// in their off-grid plans, their chunks on the grid streaming bulk copies.
+TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
+  expectWarpRowCases({{"sum f32[262144,100] dim=1", 13, 4},
+                      {"max f32[10000,192] dim=1", 12, 2},
+                      {"min f16[349525,48] dim=1", 12, 8},
+                      {"max u8[335544,100] dim=1 exclusive", 13, 4},
+                      {"prod bf16[300000,111] dim=1 exclusive", 14, 4},
+                      {"sum i32[838860,20] dim=1 mask reverse", 10, 16},
+                      {"sum f64[139810,180] dim=1 mask", 12, 2},
+                      {"min f32[1525201,11] dim=1", 11, 32}});
+  // More than an eighth of the slots idle: f64 rows of 49 would take 8
+  // lanes of 7 (12 accumulator items a lane at most; 7 of 56 idle).
+  EXPECT_FALSE(plan("sum f64[1000,49] dim=1").warpRows);
+  EXPECT_TRUE(plan("sum f64[1000,56] dim=1").warpRows);
+  // 2-byte sums: chunks on the grid, padded rows off it.
+  for (const char *text : {"sum bf16[559209,48] dim=1 mask", "sum f16[1000000,100] dim=1", "sum i16[1000,86] dim=1"}) {
+    EXPECT_FALSE(plan(text).warpRows) << text;
+    EXPECT_GE(plan(text).stages, 3) << text;
+    EXPECT_TRUE(chunks(text, "off_grid=1").warpRows) << text;
+  }
+  EXPECT_EQ(chunks("sum bf16[559209,48] dim=1 mask", "off_grid=1").items, 12);
 }
 
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
