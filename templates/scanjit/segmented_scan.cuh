@@ -11,6 +11,7 @@
 #include "scanjit/grid_pipeline.cuh"
 #include "scanjit/tile_agent.cuh"
 #include "scanjit/warp_scan.cuh"
+#include "scanjit/warp_span.cuh"
 
 namespace scanjit {
 
@@ -167,9 +168,10 @@ __device__ __forceinline__ void load_lifted_padded_rows(const typename P::In *in
 // Shared memory holds a warp's results where they leave through it
 // (store_by_warp_run; padded rows always: their ends lie anywhere), padded
 // rows of several a warp at their rows' places, so that the warp's rows
-// leave as one run; and its inputs where they load lane by lane (tiling
-// runs off their vectors' grid and padded rows of 4- and 8-byte elements,
-// both unmasked).
+// leave as one run; and its inputs where they load by words (the warp's
+// rows' span, warp_span.cuh: unmasked 2-byte rows, padded or tiling off
+// their vectors' grid) or lane by lane (unmasked rows of 4- and 8-byte
+// elements, padded or tiling off the grid).
 template <class P, class Plan>
 __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const u8 *mask, void *out_, long long lines) {
   typedef typename P::Index Index;
@@ -193,10 +195,16 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   // 1.14); masked ones keep their own loads (max f32[65536,256] dim=1 mask
   // reverse one element in 0.94 own / 1.08 by lanes), as masked padded rows
   // do, so no mask run needs the scratch.
-  constexpr bool kMayLoadByLanes = kTiles ? !P::kMask : loads_padded_rows_by_lanes<P>();
+  // Unmasked 2-byte rows load by words instead (loads_warp_rows_by_words):
+  // padded ones always, tiling ones where their runs lie off the grid.
+  constexpr bool kByWords = loads_warp_rows_by_words<P, I, kTiles>();
+  constexpr bool kMayLoadByLanes = !kByWords && (kTiles ? !P::kMask : loads_padded_rows_by_lanes<P>());
   __shared__ WarpRunScratch<P, T, I, false> scratch;
+  __shared__ WarpSpanScratch<P, T, kByWords ? I : 0> spans;
   const bool by_warp = !kTiles || store_by_warp_run<typename P::Out, I>(out); // (tiling rows: every run alike)
-  const bool by_lanes = kMayLoadByLanes && (!kTiles || loads_by_lanes<P, I>(in, mask));
+  const bool off_grid = !kTiles || loads_by_lanes<P, I>(in, mask);
+  const bool by_lanes = kMayLoadByLanes && off_grid;
+  const bool by_words = kByWords && off_grid;
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const long long row = run * R + lane / W;
     const Index start = Index(row * L) + Index(pos) * I;
@@ -204,7 +212,10 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     const Index warp_first = Index(run * R * L);
     const int warp_elems = int(min(R * L, (lines - run * R) * L));
     Acc x[I], r[I];
-    if (!by_lanes)
+    if (by_words)
+      load_lifted_warp_span<P, I, L>(in + warp_first, mask + warp_first, warp_elems, lane / W, pos, valid,
+                                     spans.in[threadIdx.x / 32], spans.mask[threadIdx.x / 32], x);
+    else if (!by_lanes)
       load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
     else if constexpr (!kMayLoadByLanes)
       __builtin_unreachable(); // (by_lanes is false)

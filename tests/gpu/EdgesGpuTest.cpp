@@ -302,6 +302,33 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
   expectCasesPass(twoByteSums, warpRowPlacements());
 }
 
+// Unmasked 2-byte warp rows copy each warp's rows into shared memory by
+// 16-byte words (warp_span.cuh): the span's first element at every place in
+// its word (inputs 0-7 elements in), partial words at both ends, a partial
+// last warp of rows whose span ends at the tensor's last element; padded
+// rows, tiling rows of 1, 2 and 4 lanes, half-warp rows; 2-byte sums of
+// short rows are warp rows only off the grid (their off-grid plans).
+TEST(Edges, WarpRowsLoadedByWordsAtEveryPlace) {
+  const std::vector<std::string> specs = {
+      "max f16[3001,86] dim=1 reverse",     "min f16[1001,20] dim=1 exclusive",
+      "sum bf16[1001,230] dim=1",           "prod i16[999,163] dim=1",
+      "max bf16[2001,5] dim=1 reverse exclusive", "sum f16[777,333] dim=1 exclusive",
+      "min bf16[1501,52] dim=1 reverse",
+  };
+  expectWarpRowPlans(specs, 0);
+  const std::vector<std::string> sums = {"sum bf16[2001,12] dim=1", "sum f16[1001,86] dim=1 reverse"};
+  {
+    ScopedTuning offGrid("off_grid=1");
+    expectWarpRowPlans(sums, 0);
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  std::vector<CaseOptions> places;
+  for (int in = 0; in < 8; ++in)
+    places.push_back(offsets(in, 0, (in * 3) % 8));
+  expectCasesPass(specs, places);
+  expectCasesPass(sums, places);
+}
+
 // Log-sum-exp rows too short for 7 items a lane of a whole warp: padded
 // rows of fewer lanes, several a warp (2 to 32), stored as the warp's run
 // of rows through its scratch; a partial last warp of rows; pointers off

@@ -1,0 +1,92 @@
+// A warp's contiguous span of elements brought into shared memory by whole
+// 16-byte words, for warp rows whose lanes' own runs lie off any vector's
+// grid: each lane then reads its items from the copy. A lane's own scalar
+// loads (one instruction an item, each spanning the warp's rows) or loads
+// striped across the lanes (32 narrow elements an instruction) move a
+// fraction of what one 16-byte load a lane moves.
+#pragma once
+
+#include "scanjit/element_io.cuh"
+#include "scanjit/monoid.cuh"
+
+namespace scanjit {
+
+// Shared memory for each warp's span of up to 32 x N elements (and its mask
+// bytes), with a word of room, since a span keeps its place in its word.
+// (Sizes written out: NVRTC emits static constexpr members as globals.)
+template <class P, int T, int N> struct WarpSpanScratch {
+  typedef typename P::In In;
+  alignas(16) In in[T / 32][32 * N + int(16 / sizeof(In))];
+  alignas(16) u8 mask[T / 32][P::kMask ? 32 * N + 16 : 16];
+};
+
+// The `count` (at most kMost) elements at `src` copied to `dst` (shared
+// memory, 16-byte aligned, room for count + 16 / sizeof(T) - 1 elements) at the same
+// distance from a 16-byte word as in global memory: the whole words by one
+// 16-byte load and store a lane, the partial words at the span's two ends
+// element by element (no load reads past the span, where the tensor may
+// end). Returns that distance in elements: element e lies at dst[shift + e].
+// The caller syncs the warp before reading.
+template <class T, int kMost> __device__ __forceinline__ int copy_span_by_words(const T *src, int count, T *dst) {
+  constexpr int kPerWord = int(16 / sizeof(T));
+  constexpr int kRounds = (kMost / kPerWord + 31) / 32; // a word a lane a round
+  const int shift = int(reinterpret_cast<unsigned long long>(src) & 15) / int(sizeof(T));
+  const int head = shift == 0 ? 0 : min(kPerWord - shift, count); // elements before the first whole word
+  const int words = (count - head) / kPerWord;
+  const int tail = head + words * kPerWord; // the first element after the last whole word
+  const int lane = int(threadIdx.x & 31);
+  const uint4 *from = reinterpret_cast<const uint4 *>(src + head);
+  uint4 *to = reinterpret_cast<uint4 *>(dst + shift + head);
+#pragma unroll
+  for (int round = 0; round < kRounds; ++round)
+    if (lane + 32 * round < words)
+      to[lane + 32 * round] = from[lane + 32 * round];
+  if (lane < head)
+    dst[shift + lane] = src[lane];
+  if (lane < count - tail)
+    dst[shift + tail + lane] = src[tail + lane];
+  return shift;
+}
+
+// The items of a warp's rows of L (R = 32 / W rows of W lanes, the warp's
+// `elems` elements at `in`, its mask bytes at `mask`), brought in by words
+// (copy_span_by_words) and lifted: lane `pos` of row k takes slots k L +
+// pos N, ..., `valid` of them; the rest lift to the identity.
+template <class P, int N, long long L, class Index>
+__device__ __forceinline__ void load_lifted_warp_span(const typename P::In *in, const u8 *mask, int elems, int k,
+                                                      int pos, Index valid, typename P::In *span_in, u8 *span_mask,
+                                                      typename P::Acc (&x)[N]) {
+  typedef typename P::In In;
+  __syncwarp(); // the lanes have read the warp's previous span
+  const int in_at = copy_span_by_words<In, 32 * N>(in, elems, span_in) + k * int(L) + pos * N;
+  const int mask_at = P::kMask ? copy_span_by_words<u8, 32 * N>(mask, elems, span_mask) + k * int(L) + pos * N : 0;
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const bool use = Index(j) < valid && (!P::kMask || span_mask[mask_at + j] != 0);
+    x[j] = use ? Convert<In>::template load<typename P::Acc>(span_in[in_at + j]) : P::Op::identity();
+  }
+}
+
+// Whether warp rows of N items a lane load by words (load_lifted_warp_span):
+// unmasked rows of 2-byte elements (but log-sum-exp's), padded ones always,
+// rows that tile the warp's run (kTiles) where their runs lie off the
+// vectors' grid, but not where a lane's run is whole 16-byte words: their
+// striped loads hand each lane whole vectors, where its scalar reads from
+// the span meet in 4 or 8 banks (H200, x copy, own or striped loads / by
+// words, best of two: sum bf16[119837,140] reverse two elements in 1.46 /
+// 1.04, min f16[360800,93] exclusive 1.62 / 1.42, sum f16[4194304,12] one
+// in 1.23 / 1.11, sum f16[100000,230] 1.35 / 1.24, max bf16[409200,123]
+// exclusive, padded runs of 32 bytes, 1.56 / 1.43; 21 of 49 such rows
+// gained, 7 lost, among them sum bf16[390167,86] two in 1.47 / 1.58 and the
+// tiling sum f16[65536,256] one in, runs of 32 bytes, 1.14 / 1.52, which
+// keeps its striped loads). Byte rows lost (min u8[474826,53] reverse 1.59
+// / 1.91, max i8[133860,188] reverse two in 1.75 / 2.09), masked 2-byte
+// rows were mixed (6 gained, 7 lost) and log-sum-exp's lost (f16[200000,129]
+// 2.20 / 2.53), one round each (BENCHMARKS.md, sixty-third pass).
+template <class P, int N, bool kTiles> __device__ constexpr bool loads_warp_rows_by_words() {
+  return sizeof(typename P::In) == 2 && !P::kMask && (!kTiles || (N * sizeof(typename P::In)) % 16 != 0) &&
+         !IsPlainLogSumExp<PlainMonoid<typename P::Op, typename P::Acc>>::value;
+}
+
+} // namespace scanjit
