@@ -8,7 +8,7 @@ each tuning a build (its `check` rows are skipped; a case not timed under a
 build reads `-`, and two builds' table leaves it out):
 
     scripts/compare-builds.sh "build-base build" --spec ... > ab.txt   # (GPU machine)
-    scripts/ab_table.py ab.txt [--margin 0.03]
+    scripts/ab_table.py ab.txt [more rounds' logs...] [--margin 0.03]
     scripts/tune.sh build ";unroll=16" "spec" ... > tune.md            # (GPU machine)
     scripts/ab_table.py tune.md
 """
@@ -22,12 +22,13 @@ TUNE_ROW = re.compile(r"\| ([^|`]*?) \| `([^`]+)` \| \w+ \| [\d.]+ \| \d+ \| [\d
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("log")
+    p.add_argument("logs", nargs="+", help="one or more logs (rounds), read as one")
     p.add_argument("--margin", type=float, default=0.03)
     args = p.parse_args()
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
     builds, cases = [], []
-    for line in open(args.log):
+    lines = [line for log in args.logs for line in open(log)]
+    for line in lines:
         m = ROW.match(line) or TUNE_ROW.match(line)
         if not m:
             continue
