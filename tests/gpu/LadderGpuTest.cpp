@@ -243,4 +243,44 @@ TEST(Ladder, TileAgentChainsTilesWithARunningPrefix) {
   }
 }
 
+// The span copy that warp rows load by (copy_span_by_words): spans
+// starting at every place in a 16-byte word (0-15 elements in), of 1 to the
+// kernel's most elements, each ending at the allocation's last element (a
+// read past it is the sanitizer's to see), copied through shared memory
+// and back bit for bit; the output past each span stays poisoned.
+TEST(Ladder, SpanCopiedByWordsFromEveryPlaceInAWord) {
+  SCANJIT_REQUIRE_GPU();
+  for (const LadderKernel &k : ladderKernels()) {
+    if (k.rung != Rung::Span)
+      continue;
+    const size_t eb = size_t(k.spanBytes);
+    for (int64_t n : {int64_t(1), int64_t(7), int64_t(17), int64_t(100), int64_t(k.spanMost)}) {
+      const int64_t blocks = std::min<int64_t>(16, n); // (block b's span starts b elements in)
+      std::mt19937_64 rng(kSeed + uint64_t(n));
+      std::vector<unsigned char> in(size_t(n) * eb), out(size_t(blocks * n) * eb);
+      for (unsigned char &byte : in)
+        byte = (unsigned char)rng();
+      DeviceBuffer din(in.size()), dout(out.size());
+      din.upload(in.data(), in.size());
+      dout.fill(0xa5);
+      CUdeviceptr pin = din.get(), pout = dout.get(), unused = 0;
+      long long count = n;
+      void *params[] = {&pin, &pout, &unused, &count};
+      const Launch l = launchOf(k, unsigned(blocks));
+      checkCu(driver()->cuLaunchKernel(l.fn, l.grid, 1, 1, l.block, 1, 1, 0, nullptr, params, nullptr),
+              "cuLaunchKernel (ladder span)");
+      checkCu(driver()->cuCtxSynchronize(), "cuCtxSynchronize (ladder span)");
+      dout.download(out.data(), out.size());
+      for (int64_t b = 0; b < blocks; ++b)
+        for (int64_t e = 0; e < n; ++e) {
+          const unsigned char *got = &out[size_t(b * n + e) * eb];
+          if (e < n - b)
+            ASSERT_EQ(std::memcmp(got, &in[size_t(b + e) * eb], eb), 0) << describe(k, n) << " span " << b << " element " << e;
+          else
+            ASSERT_TRUE(got[0] == 0xa5 && got[eb - 1] == 0xa5) << describe(k, n) << " span " << b << " wrote past its end at " << e;
+        }
+    }
+  }
+}
+
 } // namespace

@@ -26,6 +26,7 @@ const char *b(bool v) { return v ? "true" : "false"; }
 const char *kDrivers = R"(
 #include "scanjit/tile_agent.cuh"
 #include "scanjit/warp_scan.cuh"
+#include "scanjit/warp_span.cuh"
 
 namespace ladder {
 using namespace scanjit;
@@ -103,6 +104,16 @@ __device__ void tile_rung(const T *in, T *out, long long n) {
   }
 }
 
+template <class T, int kMost> __device__ void span_rung(const T *in, T *out, long long n) {
+  __shared__ alignas(16) T span[kMost + 16 / sizeof(T)];
+  const int first = int(blockIdx.x); // (the span starts `first` elements in: every place in a word)
+  const int count = int(n) - first;
+  const int shift = copy_span_by_words<T, kMost>(in + first, count, span);
+  __syncwarp();
+  for (int e = int(threadIdx.x); e < count; e += 32)
+    out[(long long)blockIdx.x * n + e] = span[shift + e];
+}
+
 } // namespace ladder
 )";
 
@@ -133,6 +144,14 @@ const std::vector<LadderKernel> &ladderKernels() {
         add({"", Rung::Tile, LadderOp::LogSumExpF64, reverse, exclusive, 0, 64, 8, 32});
         add({"", Rung::Tile, LadderOp::LogSumExpF64, reverse, exclusive, 100, 128, 4, 32});
       }
+    // Spans of 2-byte elements as padded warp rows of 16 and 11 items
+    // hold, and of bytes.
+    for (auto [bytes, most] : {std::pair{2, 512}, std::pair{2, 352}, std::pair{1, 512}}) {
+      LadderKernel span{"", Rung::Span, LadderOp::SumI64};
+      span.spanBytes = bytes;
+      span.spanMost = most;
+      add(span);
+    }
     return k;
   }();
   return kernels;
@@ -154,6 +173,10 @@ std::string ladderSource() {
       call = llvm::formatv("ladder::block_rung<{0}, {1}, {2}, {3}>(static_cast<const {1} *>(in), "
                            "static_cast<{1} *>(out), static_cast<{1} *>(out2), n);",
                            types.op, t, b(k.reverse), std::to_string(k.threads));
+      break;
+    case Rung::Span:
+      call = llvm::formatv("ladder::span_rung<{0}, {1}>(static_cast<const {0} *>(in), static_cast<{0} *>(out), n);",
+                           k.spanBytes == 1 ? "unsigned char" : "unsigned short", std::to_string(k.spanMost));
       break;
     case Rung::Tile:
       call = llvm::formatv("ladder::tile_rung<{0}, {1}, {2}, {3}, {4}, {5}, {6}>(static_cast<const {1} *>(in), "

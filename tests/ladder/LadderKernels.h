@@ -1,5 +1,5 @@
 // Test kernels for each rung of the scan ladder (warp scan, block scan, tile
-// agent), instantiated from the embedded templates as CUB tests its own
+// agent; and the span copy that warp rows load by), instantiated from the embedded templates as CUB tests its own
 // rungs: the unit tests compile them for every arch, the GPU tests run them
 // against a host reference.
 #pragma once
@@ -9,7 +9,7 @@
 
 namespace scanjit::ladder {
 
-enum class Rung { Warp, Block, Tile };
+enum class Rung { Warp, Block, Tile, Span };
 enum class LadderOp { SumI64, MaxF32, LogSumExpF64 };
 
 struct LadderKernel {
@@ -22,6 +22,8 @@ struct LadderKernel {
   int threads = 32;        // warp rung: 32
   int items = 1;           // tile rung: items a thread
   int width = 32;          // warp rung: lanes scanning together
+  int spanBytes = 0;       // span rung: element bytes (1 or 2)
+  int spanMost = 0;        // span rung: the most elements a span holds
 };
 
 /// Every ladder test kernel.
@@ -37,7 +39,11 @@ const std::vector<LadderKernel> &ladderKernels();
 ///         at out2[n + 2 * block] and out2[n + 2 * block + 1];
 ///  tile:  each block scans its row of n values (row = blockIdx.x) in tiles
 ///         of threads x items through a TileAgent and a RunningPrefix, out =
-///         the row's results.
+///         the row's results;
+///  span:  block b (one warp) copies the n - b elements from element b of
+///         `in` (unsigned bytes or shorts) into shared memory by words
+///         (copy_span_by_words) and writes them to out[b * n, ...) from there
+///         (n - b at most spanMost; `op` unused).
 std::string ladderSource();
 
 } // namespace scanjit::ladder
