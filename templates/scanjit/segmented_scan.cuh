@@ -212,13 +212,12 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     const Index warp_first = Index(run * R * L);
     const int warp_elems = int(min(R * L, (lines - run * R) * L));
     Acc x[I], r[I];
-    if (by_words)
-      load_lifted_warp_span<P, I, L>(in + warp_first, mask + warp_first, warp_elems, lane / W, pos, valid,
-                                     spans.in[threadIdx.x / 32], spans.mask[threadIdx.x / 32], x);
-    else if (!by_lanes)
+    if (!by_words && !by_lanes)
       load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
+    else if constexpr (kByWords)
+      load_lifted_warp_span<P, I, L>(in + warp_first, warp_elems, lane / W, pos, valid, spans.in[threadIdx.x / 32], x);
     else if constexpr (!kMayLoadByLanes)
-      __builtin_unreachable(); // (by_lanes is false)
+      __builtin_unreachable(); // (neither by words nor by lanes)
     else if constexpr (kTiles)
       load_lifted_warp_run<P, I>(in + warp_first, mask + warp_first, Index(warp_elems), scratch.in(), scratch.mask(),
                                  x);

@@ -11,13 +11,10 @@
 
 namespace scanjit {
 
-// Shared memory for each warp's span of up to 32 x N elements (and its mask
-// bytes), with a word of room, since a span keeps its place in its word.
-// (Sizes written out: NVRTC emits static constexpr members as globals.)
+// Shared memory for each warp's span of up to 32 x N elements, with a word
+// of room, since a span keeps its place in its word.
 template <class P, int T, int N> struct WarpSpanScratch {
-  typedef typename P::In In;
-  alignas(16) In in[T / 32][32 * N + int(16 / sizeof(In))];
-  alignas(16) u8 mask[T / 32][P::kMask ? 32 * N + 16 : 16];
+  alignas(16) typename P::In in[T / 32][32 * N + int(16 / sizeof(typename P::In))];
 };
 
 // The `count` (at most kMost) elements at `src` copied to `dst` (shared
@@ -48,24 +45,21 @@ template <class T, int kMost> __device__ __forceinline__ int copy_span_by_words(
   return shift;
 }
 
-// The items of a warp's rows of L (R = 32 / W rows of W lanes, the warp's
-// `elems` elements at `in`, its mask bytes at `mask`), brought in by words
-// (copy_span_by_words) and lifted: lane `pos` of row k takes slots k L +
-// pos N, ..., `valid` of them; the rest lift to the identity.
+// The items of a warp's unmasked rows of L (R = 32 / W rows of W lanes, the
+// warp's `elems` elements at `in`), brought in by words (copy_span_by_words)
+// and lifted: lane `pos` of row k takes slots k L + pos N, ..., `valid` of
+// them; the rest lift to the identity.
 template <class P, int N, long long L, class Index>
-__device__ __forceinline__ void load_lifted_warp_span(const typename P::In *in, const u8 *mask, int elems, int k,
-                                                      int pos, Index valid, typename P::In *span_in, u8 *span_mask,
-                                                      typename P::Acc (&x)[N]) {
+__device__ __forceinline__ void load_lifted_warp_span(const typename P::In *in, int elems, int k, int pos, Index valid,
+                                                      typename P::In *span, typename P::Acc (&x)[N]) {
   typedef typename P::In In;
+  static_assert(!P::kMask, "masked rows keep their own loads (loads_warp_rows_by_words)");
   __syncwarp(); // the lanes have read the warp's previous span
-  const int in_at = copy_span_by_words<In, 32 * N>(in, elems, span_in) + k * int(L) + pos * N;
-  const int mask_at = P::kMask ? copy_span_by_words<u8, 32 * N>(mask, elems, span_mask) + k * int(L) + pos * N : 0;
+  const int at = copy_span_by_words<In, 32 * N>(in, elems, span) + k * int(L) + pos * N;
   __syncwarp();
 #pragma unroll
-  for (int j = 0; j < N; ++j) {
-    const bool use = Index(j) < valid && (!P::kMask || span_mask[mask_at + j] != 0);
-    x[j] = use ? Convert<In>::template load<typename P::Acc>(span_in[in_at + j]) : P::Op::identity();
-  }
+  for (int j = 0; j < N; ++j)
+    x[j] = Index(j) < valid ? Convert<In>::template load<typename P::Acc>(span[at + j]) : P::Op::identity();
 }
 
 // Whether warp rows of N items a lane load by words (load_lifted_warp_span):
