@@ -490,6 +490,20 @@ struct SegmentedPolicy {
   // 1.53, sum f64[104857,120] reverse @1 1.13 / 1.21 (BENCHMARKS.md,
   // sixty-third pass).
   static constexpr bool kPaddedShortRows = true;
+  // Short rows of 2-byte sums on the grid that tile a warp's run (L / items
+  // lanes a row, 32 x items a warp), masked or not, and unmasked exclusive
+  // ones, padded or tiling, are warp rows after all, once runs of seven
+  // 2-byte or 4-byte words leave through the warp's scratch
+  // (store_by_warp_run): the chunks' heads cost more than their bulk copies
+  // save (H200, x copy, chunks / warp rows, best of two: sum f16[3595117,14]
+  // 1.31 / 1.01, bf16[1797558,28] exclusive 1.63 / 1.07, bf16[477493,28]
+  // exclusive mask 1.40 / 0.96, bf16[3224515,6] mask 1.25 / 1.10,
+  // f16[93139,192] 1.29 / 1.00, bf16[1677721,10] 1.37 / 1.05; padded
+  // unmasked exclusive f16[76012,190] 1.70 / 1.15, bf16[199226,68] 1.80 /
+  // 1.32; 37 of 43 gained, none lost). Other padded rows keep their chunks
+  // (f16[682552,51] reverse 1.11 / 1.77, f16[1102729,35] mask 1.09 / 1.54:
+  // 20 of 27 lost, 3 gained; BENCHMARKS.md, sixty-fourth pass).
+  static constexpr bool kShortTwoByteSumsTiling = true;
   // Padded f64 log-sum-exp rows of more than 8 items ask for three blocks
   // an SM (the chunks' four spilled 4-16 stores at 11-16 items); tuned ones
   // of more than 12, two (`f64[1000,500] exclusive` spilled 16 stores in three).

@@ -118,12 +118,16 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   const int mostLanes = wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes
                                             : policy::SegmentedPolicy::kPaddedShortRowMaxLanes;
   const bool fewIdleSlots = 8 * (int64_t(lanes) * items - L) <= L; // (at most an eighth)
-  // (2-byte sums pad short rows only off the 16-byte grid: kPaddedShortRows.)
-  const bool shortRowPads =
-      spec.op == ScanOp::LogSumExp
-          ? policy::SegmentedPolicy::kPaddedShortLogSumExpRows && lanes <= mostLanes && fewIdleSlots
-          : policy::SegmentedPolicy::kPaddedShortRows && fewIdleSlots &&
-                (inBytes != 2 || spec.op != ScanOp::Sum || tuning.offGrid);
+  // (2-byte sums on the 16-byte grid keep their chunks but for rows that
+  // tile a warp's run and unmasked exclusive rows: kPaddedShortRows,
+  // kShortTwoByteSumsTiling.)
+  const bool twoByteSumChunks =
+      inBytes == 2 && spec.op == ScanOp::Sum && !tuning.offGrid &&
+      !(policy::SegmentedPolicy::kShortTwoByteSumsTiling &&
+        (rowsTileAWarpRun(L, items) || (spec.exclusive && !spec.mask)));
+  const bool shortRowPads = spec.op == ScanOp::LogSumExp
+                                ? policy::SegmentedPolicy::kPaddedShortLogSumExpRows && lanes <= mostLanes && fewIdleSlots
+                                : policy::SegmentedPolicy::kPaddedShortRows && fewIdleSlots && !twoByteSumChunks;
   const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows && (shortRow || !twoByteMasked) &&
                           items * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
                           (shortRow ? shortRowPads : items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems);

@@ -4,6 +4,7 @@
 // (stride 1) use vector accesses when the pointers are aligned.
 #pragma once
 
+#include "scanjit/ops.cuh"
 #include "scanjit/vector_io.cuh"
 
 namespace scanjit {
@@ -412,15 +413,22 @@ template <class P, int T, int N, bool kMaskRuns = P::kMask> struct WarpRunScratc
 
 // Whether a thread's run of N results leaves better through the warp's
 // shared scratch (store_converted_warp_run) than from its registers: runs of
-// more than 32 bytes, runs off their words' grid, and runs of kManyWords or
-// more narrow words (each such store spans the warp's whole run, a word of
-// every sector: logsumexp f16[100000,480] dim=1, 15 words of 2 bytes a lane,
-// went 7.05x copy from registers, 1.49x through the scratch; at 7 words,
-// max u8[107142,224] went 1.43x / 1.71x and logsumexp bf16[107142,112]
-// 1.35x / 1.39x: BENCHMARKS.md).
-template <class Out, int N> __device__ __forceinline__ bool store_by_warp_run(const Out *out) {
-  constexpr int kManyWords = 8;
-  return N * sizeof(Out) > 32 || VectorAccess<Out, N>::kWords >= kManyWords || !VectorAccess<Out, N>::is_aligned(out);
+// more than 32 bytes, runs off their words' grid, and runs of many narrow
+// words (each such store spans the warp's whole run, a word of every
+// sector: logsumexp f16[100000,480] dim=1, 15 words of 2 bytes a lane, went
+// 7.05x copy from registers, 1.49x through the scratch). Seven words of 2 or
+// 4 bytes are many (sum f16[3595117,14] dim=1 warp_rows=1 2.97x / 0.93x,
+// sum f32[2396745,7] dim=1 1.35x / 0.88x, prod f16[449389,56] dim=1 2.16x /
+// 0.94x: 63 of 80 drawn rows gained); seven words of byte elements are not
+// (max u8[107142,224] dim=1, 7 bytes, 1.48x / 1.76x; max u8[2396745,28]
+// dim=1, 7 pairs, 1.40x / 1.52x), nor seven words of log-sum-exp, whose
+// combines already fill the issue slots (logsumexp bf16[107142,112] dim=1
+// 1.34x / 1.50x: BENCHMARKS.md, sixty-fourth pass).
+template <class P, int N> __device__ __forceinline__ bool store_by_warp_run(const typename P::Out *out) {
+  typedef VectorAccess<typename P::Out, N> Run;
+  constexpr bool kSevenAreMany = sizeof(typename P::Out) > 1 && CheapCombine<typename P::Op>::value;
+  constexpr int kManyWords = kSevenAreMany ? 7 : 8;
+  return N * sizeof(typename P::Out) > 32 || Run::kWords >= kManyWords || !Run::is_aligned(out);
 }
 
 // A tile's results in a row of `length` elements at `row`, the tile's first

@@ -418,7 +418,7 @@ template <class P, class Plan> struct LaneRunTiles {
     const Index L = Index(P::kLength);
     const MaskItem *masks = reinterpret_cast<const MaskItem *>(mask);
     bool by_lanes = loads_by_lanes<P, I>(in + at.o.in + at.start, reinterpret_cast<const u8 *>(masks + at.o.mask + at.start));
-    bool by_warp = store_by_warp_run<typename P::Out, I>(out + at.o.out + at.start);
+    bool by_warp = store_by_warp_run<P, I>(out + at.o.out + at.start);
     if constexpr (Plan::kLanesOnGrid) // (tiles on the grid too: LookbackPolicy::kLanesOnGrid)
       by_lanes = by_warp = true;
     if (by_lanes) {

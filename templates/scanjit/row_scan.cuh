@@ -43,7 +43,7 @@ __device__ __forceinline__ void row_scan_direct(const typename P::In *in, const 
   for (Index line = blockIdx.x; line < Index(lines); line += gridDim.x) {
     const Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
     bool by_lanes = loads_by_lanes<P, I>(in + o.in, mask + o.mask);
-    bool by_warp = store_by_warp_run<Out, I>(out + o.out);
+    bool by_warp = store_by_warp_run<P, I>(out + o.out);
     if constexpr (Plan::kLanesOnGrid) // (runs on the grid too: PlannerPolicy's RowPolicy)
       by_lanes = by_warp = true;
     RunningPrefix<M> carry;

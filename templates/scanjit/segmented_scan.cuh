@@ -42,7 +42,7 @@ __device__ __forceinline__ void segmented_scan_direct(const void *in_, const u8 
     RunningPrefix<M> carry; // (rows start inside tiles: the heads cut it)
     // Every thread's run lies alike on the output's grid: tiles start on the
     // input's (the output element of the chunk's first input word decides).
-    const bool by_warp = store_by_warp_run<typename P::Out, I>(out + first + Index(grid.first(0)));
+    const bool by_warp = store_by_warp_run<P, I>(out + first + Index(grid.first(0)));
     for (Index k = 0; k < tiles; ++k) {
       const Index m = P::kReverse ? tiles - 1 - k : k;
       const Index lo = Index(grid.lo(m)), hi = Index(grid.hi(m));
@@ -201,7 +201,7 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   constexpr bool kMayLoadByLanes = !kByWords && (kTiles ? !P::kMask : loads_padded_rows_by_lanes<P>());
   __shared__ WarpRunScratch<P, T, I, false> scratch;
   __shared__ WarpSpanScratch<P, T, kByWords ? I : 0> spans;
-  const bool by_warp = !kTiles || store_by_warp_run<typename P::Out, I>(out); // (tiling rows: every run alike)
+  const bool by_warp = !kTiles || store_by_warp_run<P, I>(out); // (tiling rows: every run alike)
   const bool off_grid = !kTiles || loads_by_lanes<P, I>(in, mask);
   const bool by_lanes = kMayLoadByLanes && off_grid;
   const bool by_words = kByWords && off_grid;

@@ -271,9 +271,12 @@ TEST(Edges, PaddedHalfWarpRows) {
 // Rows of the other ops too short for 7 items a lane of a whole warp:
 // padded rows of the fewest lanes that hold them, several a warp, every
 // width (SegmentedPolicy::kPaddedShortRows), tiling rows among them (48 in
-// 4 lanes of 12, 56 in 4 of 14, 20 in 2 of 10); 2-byte sums keep their
-// chunks on the grid and pad off it (their off-grid plans); a partial last
-// warp of rows; pointers off every grid.
+// 4 lanes of 12, 56 in 4 of 14, 20 in 2 of 10, 7 f32 in a lane: runs of
+// seven 2- and 4-byte words leave through the warp's scratch); 2-byte sums
+// keep their chunks on the grid and pad off it (their off-grid plans) but
+// for rows that tile a warp's run and unmasked exclusive rows
+// (kShortTwoByteSumsTiling); a partial last warp of rows; pointers off
+// every grid.
 TEST(Edges, PaddedShortRowsOfEveryOp) {
   const std::vector<std::string> specs = {
       "sum f32[5000,37] dim=1 mask reverse", "max f16[3001,96] dim=1",
@@ -283,16 +286,20 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
       "sum f64[2001,180] dim=1 mask",        "min f64[1001,100] dim=1 reverse",
       "max f64[3001,20] dim=1 reverse exclusive", "sum u8[3001,77] dim=1 exclusive",
       "min f32[3001,11] dim=1",              "prod bf16[2001,111] dim=1 exclusive mask",
+      "min f32[3001,7] dim=1 exclusive",     "max bf16[2001,28] dim=1 reverse",
   };
   expectWarpRowPlans(specs, 0);
-  const std::vector<std::string> twoByteSums = {"sum bf16[3001,48] dim=1 mask", "sum f16[2001,86] dim=1 reverse",
-                                                "sum bf16[4001,12] dim=1 exclusive", "sum f16[2001,56] dim=1 mask",
-                                                "sum i16[2001,163] dim=1 reverse"};
+  const std::vector<std::string> twoByteSums = {"sum f16[2001,86] dim=1 reverse", "sum i16[2001,163] dim=1 reverse",
+                                                "sum bf16[2001,86] dim=1 mask exclusive"};
+  const std::vector<std::string> twoByteTilingSums = {
+      "sum bf16[3001,48] dim=1 mask", "sum bf16[4001,12] dim=1 exclusive", "sum f16[2001,56] dim=1 mask",
+      "sum f16[3001,28] dim=1 reverse", "sum bf16[2001,77] dim=1 exclusive"};
   for (const std::string &s : twoByteSums) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(s, plan));
     EXPECT_FALSE(plan.warpRows) << s << ": chunks on the grid";
   }
+  expectWarpRowPlans(twoByteTilingSums, 0);
   {
     ScopedTuning offGrid("off_grid=1");
     expectWarpRowPlans(twoByteSums, 0);
@@ -300,6 +307,7 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, warpRowPlacements());
   expectCasesPass(twoByteSums, warpRowPlacements());
+  expectCasesPass(twoByteTilingSums, warpRowPlacements());
 }
 
 // Unmasked 2-byte warp rows copy each warp's rows into shared memory by
@@ -307,7 +315,7 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
 // its word (inputs 0-7 elements in), partial words at both ends, a partial
 // last warp of rows whose span ends at the tensor's last element; padded
 // rows, tiling rows of 1, 2 and 4 lanes, half-warp rows; 2-byte sums of
-// short rows are warp rows only off the grid (their off-grid plans).
+// short rows in their off-grid plans (padded ones are warp rows only there).
 TEST(Edges, WarpRowsLoadedByWordsAtEveryPlace) {
   const std::vector<std::string> specs = {
       "max f16[3001,86] dim=1 reverse",     "min f16[1001,20] dim=1 exclusive",

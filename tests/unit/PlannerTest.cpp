@@ -1201,8 +1201,10 @@ TEST(Planner, ShortLogSumExpRowsArePaddedRowsOfFewerLanes) {
 
 // Short rows of the other ops (under 7 items a lane of a whole warp) are
 // padded rows of the fewest lanes whose items hold them, at most an eighth
-// of their slots idle (SegmentedPolicy::kPaddedShortRows); 2-byte sums only
-// in their off-grid plans, their chunks on the grid streaming bulk copies.
+// of their slots idle (SegmentedPolicy::kPaddedShortRows); 2-byte sums on
+// the grid only where their rows tile a warp's run or are unmasked and
+// exclusive (kShortTwoByteSumsTiling), the others' chunks streaming bulk
+// copies there, and in every off-grid plan.
 TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
   expectWarpRowCases({{"sum f32[262144,100] dim=1", 13, 4},
                       {"max f32[10000,192] dim=1", 12, 2},
@@ -1216,12 +1218,19 @@ TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
   // lanes of 7 (12 accumulator items a lane at most; 7 of 56 idle).
   EXPECT_FALSE(plan("sum f64[1000,49] dim=1").warpRows);
   EXPECT_TRUE(plan("sum f64[1000,56] dim=1").warpRows);
-  // 2-byte sums: chunks on the grid, padded rows off it.
-  for (const char *text : {"sum bf16[559209,48] dim=1 mask", "sum f16[1000000,100] dim=1", "sum i16[1000,86] dim=1"}) {
+  // 2-byte sums of padded rows: chunks on the grid, padded rows off it.
+  for (const char *text : {"sum bf16[585251,86] dim=1 mask reverse", "sum f16[1000000,100] dim=1",
+                           "sum i16[1000,86] dim=1", "sum bf16[2001,86] dim=1 mask exclusive"}) {
     EXPECT_FALSE(plan(text).warpRows) << text;
     EXPECT_GE(plan(text).stages, 3) << text;
     EXPECT_TRUE(chunks(text, "off_grid=1").warpRows) << text;
   }
+  // ... but rows that tile a warp's run (48 in 4 lanes of 12, 28 in 2 of
+  // 14), masked or not, and unmasked exclusive padded rows are warp rows.
+  expectWarpRowCases({{"sum bf16[559209,48] dim=1 mask", 12, 8},
+                      {"sum f16[3595117,14] dim=1", 14, 32},
+                      {"sum bf16[1797558,28] dim=1 exclusive", 14, 16},
+                      {"sum f16[76012,190] dim=1 exclusive", 12, 2}});
   EXPECT_EQ(chunks("sum bf16[559209,48] dim=1 mask", "off_grid=1").items, 12);
 }
 
