@@ -504,6 +504,17 @@ struct SegmentedPolicy {
   // (f16[682552,51] reverse 1.11 / 1.77, f16[1102729,35] mask 1.09 / 1.54:
   // 20 of 27 lost, 3 gained; BENCHMARKS.md, sixty-fourth pass).
   static constexpr bool kShortTwoByteSumsTiling = true;
+  // Masked short 2-byte rows of the other ops on the grid that do not tile a
+  // warp's run keep their chunks too, as masked sums do (H200, x copy,
+  // padded rows / chunks, best of two: prod bf16[382884,123] mask reverse
+  // 1.41 / 1.13, prod f16[249973,103] mask exclusive 1.93 / 1.48, max
+  // i16[284119,182] mask 1.50 / 1.34, max f16[701606,79] mask 1.80 / 1.64;
+  // 13 of 16 drawn gained; lost: min bf16[115130,109] mask reverse exclusive
+  // 1.39 / 1.74, max bf16[199943,70] mask reverse exclusive 1.44 / 1.73, min
+  // i16[303067,187] mask exclusive 1.38 / 1.64). Off the grid padded rows
+  // stay ahead (26 of 38 drawn, chunks 9: sum f16[621985,17] mask @2 1.33 /
+  // 1.71; BENCHMARKS.md, sixty-fourth pass).
+  static constexpr bool kShortTwoByteMaskedChunks = true;
   // Padded f64 log-sum-exp rows of more than 8 items ask for three blocks
   // an SM (the chunks' four spilled 4-16 stores at 11-16 items); tuned ones
   // of more than 12, two (`f64[1000,500] exclusive` spilled 16 stores in three).

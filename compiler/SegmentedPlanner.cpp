@@ -118,16 +118,18 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   const int mostLanes = wideLogSumExp(spec) ? policy::SegmentedPolicy::kPaddedShortWideLogSumExpRowMaxLanes
                                             : policy::SegmentedPolicy::kPaddedShortRowMaxLanes;
   const bool fewIdleSlots = 8 * (int64_t(lanes) * items - L) <= L; // (at most an eighth)
-  // (2-byte sums on the 16-byte grid keep their chunks but for rows that
-  // tile a warp's run and unmasked exclusive rows: kPaddedShortRows,
-  // kShortTwoByteSumsTiling.)
-  const bool twoByteSumChunks =
-      inBytes == 2 && spec.op == ScanOp::Sum && !tuning.offGrid &&
-      !(policy::SegmentedPolicy::kShortTwoByteSumsTiling &&
-        (rowsTileAWarpRun(L, items) || (spec.exclusive && !spec.mask)));
+  // (2-byte rows on the 16-byte grid that do not tile a warp's run keep
+  // their chunks where masked, and sums also where not exclusive:
+  // kPaddedShortRows, kShortTwoByteSumsTiling, kShortTwoByteMaskedChunks.)
+  const bool tiles = rowsTileAWarpRun(L, items);
+  const bool twoByteSumChunks = spec.op == ScanOp::Sum &&
+                                !(policy::SegmentedPolicy::kShortTwoByteSumsTiling &&
+                                  (tiles || (spec.exclusive && !spec.mask)));
+  const bool twoByteMaskedChunks = policy::SegmentedPolicy::kShortTwoByteMaskedChunks && spec.mask && !tiles;
+  const bool twoByteChunks = inBytes == 2 && !tuning.offGrid && (twoByteSumChunks || twoByteMaskedChunks);
   const bool shortRowPads = spec.op == ScanOp::LogSumExp
                                 ? policy::SegmentedPolicy::kPaddedShortLogSumExpRows && lanes <= mostLanes && fewIdleSlots
-                                : policy::SegmentedPolicy::kPaddedShortRows && fewIdleSlots && !twoByteSumChunks;
+                                : policy::SegmentedPolicy::kPaddedShortRows && fewIdleSlots && !twoByteChunks;
   const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows && (shortRow || !twoByteMasked) &&
                           items * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
                           (shortRow ? shortRowPads : items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems);

@@ -273,10 +273,10 @@ TEST(Edges, PaddedHalfWarpRows) {
 // width (SegmentedPolicy::kPaddedShortRows), tiling rows among them (48 in
 // 4 lanes of 12, 56 in 4 of 14, 20 in 2 of 10, 7 f32 in a lane: runs of
 // seven 2- and 4-byte words leave through the warp's scratch); 2-byte sums
-// keep their chunks on the grid and pad off it (their off-grid plans) but
-// for rows that tile a warp's run and unmasked exclusive rows
-// (kShortTwoByteSumsTiling); a partial last warp of rows; pointers off
-// every grid.
+// and masked 2-byte rows keep their chunks on the grid and pad off it
+// (their off-grid plans) but for rows that tile a warp's run and unmasked
+// exclusive sums (kShortTwoByteSumsTiling, kShortTwoByteMaskedChunks); a
+// partial last warp of rows; pointers off every grid.
 TEST(Edges, PaddedShortRowsOfEveryOp) {
   const std::vector<std::string> specs = {
       "sum f32[5000,37] dim=1 mask reverse", "max f16[3001,96] dim=1",
@@ -285,16 +285,17 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
       "sum i32[3001,20] dim=1 mask reverse", "prod i32[2001,24] dim=1 reverse",
       "sum f64[2001,180] dim=1 mask",        "min f64[1001,100] dim=1 reverse",
       "max f64[3001,20] dim=1 reverse exclusive", "sum u8[3001,77] dim=1 exclusive",
-      "min f32[3001,11] dim=1",              "prod bf16[2001,111] dim=1 exclusive mask",
+      "min f32[3001,11] dim=1",              "prod bf16[2001,112] dim=1 exclusive mask",
       "min f32[3001,7] dim=1 exclusive",     "max bf16[2001,28] dim=1 reverse",
   };
   expectWarpRowPlans(specs, 0);
-  const std::vector<std::string> twoByteSums = {"sum f16[2001,86] dim=1 reverse", "sum i16[2001,163] dim=1 reverse",
-                                                "sum bf16[2001,86] dim=1 mask exclusive"};
+  const std::vector<std::string> twoByteChunks = {"sum f16[2001,86] dim=1 reverse", "sum i16[2001,163] dim=1 reverse",
+                                                  "sum bf16[2001,86] dim=1 mask exclusive",
+                                                  "prod bf16[2001,111] dim=1 exclusive mask", "max f16[3001,79] dim=1 mask"};
   const std::vector<std::string> twoByteTilingSums = {
       "sum bf16[3001,48] dim=1 mask", "sum bf16[4001,12] dim=1 exclusive", "sum f16[2001,56] dim=1 mask",
       "sum f16[3001,28] dim=1 reverse", "sum bf16[2001,77] dim=1 exclusive"};
-  for (const std::string &s : twoByteSums) {
+  for (const std::string &s : twoByteChunks) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(s, plan));
     EXPECT_FALSE(plan.warpRows) << s << ": chunks on the grid";
@@ -302,11 +303,11 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
   expectWarpRowPlans(twoByteTilingSums, 0);
   {
     ScopedTuning offGrid("off_grid=1");
-    expectWarpRowPlans(twoByteSums, 0);
+    expectWarpRowPlans(twoByteChunks, 0);
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, warpRowPlacements());
-  expectCasesPass(twoByteSums, warpRowPlacements());
+  expectCasesPass(twoByteChunks, warpRowPlacements());
   expectCasesPass(twoByteTilingSums, warpRowPlacements());
 }
 

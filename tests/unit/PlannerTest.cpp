@@ -1201,10 +1201,11 @@ TEST(Planner, ShortLogSumExpRowsArePaddedRowsOfFewerLanes) {
 
 // Short rows of the other ops (under 7 items a lane of a whole warp) are
 // padded rows of the fewest lanes whose items hold them, at most an eighth
-// of their slots idle (SegmentedPolicy::kPaddedShortRows); 2-byte sums on
-// the grid only where their rows tile a warp's run or are unmasked and
-// exclusive (kShortTwoByteSumsTiling), the others' chunks streaming bulk
-// copies there, and in every off-grid plan.
+// of their slots idle (SegmentedPolicy::kPaddedShortRows); 2-byte sums and
+// masked 2-byte rows on the grid only where their rows tile a warp's run or
+// are unmasked exclusive sums (kShortTwoByteSumsTiling,
+// kShortTwoByteMaskedChunks), the others' chunks streaming bulk copies
+// there, and in every off-grid plan.
 TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
   expectWarpRowCases({{"sum f32[262144,100] dim=1", 13, 4},
                       {"max f32[10000,192] dim=1", 12, 2},
@@ -1218,9 +1219,11 @@ TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
   // lanes of 7 (12 accumulator items a lane at most; 7 of 56 idle).
   EXPECT_FALSE(plan("sum f64[1000,49] dim=1").warpRows);
   EXPECT_TRUE(plan("sum f64[1000,56] dim=1").warpRows);
-  // 2-byte sums of padded rows: chunks on the grid, padded rows off it.
+  // 2-byte sums and masked 2-byte rows of every op, padded: chunks on the
+  // grid, padded rows off it (kShortTwoByteMaskedChunks).
   for (const char *text : {"sum bf16[585251,86] dim=1 mask reverse", "sum f16[1000000,100] dim=1",
-                           "sum i16[1000,86] dim=1", "sum bf16[2001,86] dim=1 mask exclusive"}) {
+                           "sum i16[1000,86] dim=1", "sum bf16[2001,86] dim=1 mask exclusive",
+                           "max f16[701606,79] dim=1 mask", "prod bf16[382884,123] dim=1 mask reverse"}) {
     EXPECT_FALSE(plan(text).warpRows) << text;
     EXPECT_GE(plan(text).stages, 3) << text;
     EXPECT_TRUE(chunks(text, "off_grid=1").warpRows) << text;
