@@ -483,7 +483,9 @@ struct SegmentedPolicy {
   // 1.51 / 1.19). Sums of 2-byte elements keep their chunks on the 16-byte
   // grid, where bulk copies bring them (sum bf16[585251,86] mask reverse
   // 1.00 / 1.71, f16[1000000,100] 1.19 / 1.41, f16[193583,130] 1.14 /
-  // 1.54, bf16[1797558,14] mask 1.03 / 1.75), and pad only in their
+  // 1.54, bf16[1797558,14] mask 1.03 / 1.75, timed before runs of seven
+  // words left through the scratch: it is a warp row now, under
+  // kShortTwoByteSumsTiling, not timed again), and pad only in their
   // off-grid plans. Lost: prod f16[449389,56] @2 1.53 / 2.33, sum
   // f16[299593,56] mask @1 1.42 / 1.97 (both 4 lanes of 14 items), max
   // i8[229824,146] mask 1.79 / 2.37, sum bf16[129055,130] mask @2 1.37 /
@@ -500,7 +502,8 @@ struct SegmentedPolicy {
   // exclusive mask 1.40 / 0.96, bf16[3224515,6] mask 1.25 / 1.10,
   // f16[93139,192] 1.29 / 1.00, bf16[1677721,10] 1.37 / 1.05; padded
   // unmasked exclusive f16[76012,190] 1.70 / 1.15, bf16[199226,68] 1.80 /
-  // 1.32; 37 of 43 gained, none lost). Other padded rows keep their chunks
+  // 1.32; 37 of 43 gained, none lost; of masked tiling rows four were
+  // timed, all gained). Other padded rows keep their chunks
   // (f16[682552,51] reverse 1.11 / 1.77, f16[1102729,35] mask 1.09 / 1.54:
   // 20 of 27 lost, 3 gained; BENCHMARKS.md, sixty-fourth pass).
   static constexpr bool kShortTwoByteSumsTiling = true;
