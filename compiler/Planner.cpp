@@ -505,6 +505,9 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
   plan.lookbackSlack = lookbackSlack(spec, tuning, plan, contiguousRows && !spans);
   plan.rereadTiles = rereadTiles(spec, tuning, plan, contiguousRows && !spans);
+  // (lookback_scan_pipelined's: not held shares, nor edges rows on their grid.)
+  const bool pipelined = plan.stages > 0 && !plan.heldShares && !(plan.edges && !spans && lanes == 1);
+  plan.batchedStart = pipelined && pickFlag(tuning.batchedStart, policy::LookbackPolicy::kBatchedStart);
   const int64_t laneRunScratch = int64_t(plan.threads) * plan.items * lanes *
                                  (std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? 1 : 0));
   plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && !plan.laneThreads &&

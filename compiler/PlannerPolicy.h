@@ -87,6 +87,14 @@ struct LookbackPolicy {
   // (1.39 -> 1.31) against the policy's plans and lost at 1M, 4M and bf16
   // 16M (BENCHMARKS.md, forty-eighth pass): one stays.
   static constexpr int kSlack = 1;
+  // A pipelined block draws the tickets of its first stages and the one
+  // after them together, the atomics in flight at once (batched_start),
+  // not one round trip after another: the blocks' start took 4-5 us of a
+  // 16M f32 scan's 46 (clock64 phases, H200, BENCHMARKS.md sixty-fifth
+  // pass). Off until timed: Edges.BatchedStartTickets has passed only on
+  // a first version that drew consecutive tickets in one atomic (75x copy:
+  // each block's run of tiles waited for the run before it).
+  static constexpr bool kBatchedStart = false;
   // A tile's items scanned again from its stage for its results instead of
   // held across the next tile's scan (reread_tiles): a block holds one
   // tile's items, not two. At the block the tile was planned with it lost

@@ -650,6 +650,41 @@ TEST(Edges, LookbackTilesFinishedTwoLate) {
   expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3)});
 }
 
+// A batched start (batched_start=1): a pipelined block draws its first
+// stages' tickets in one atomic and counts its end in the counter's high
+// word. Each case runs twice and at every placement, so the workspace's
+// counter is reset launch after launch: 1-D and rows, grids with fewer
+// tiles than blocks (most first draws past the last tile) and many tiles a
+// block, packed lanes (in parts, one block an SM), staged spans, a slack of
+// two, masks, both directions, exclusive, 1-, 2-, 4- and 8-byte elements.
+TEST(Edges, BatchedStartTickets) {
+  const std::vector<std::string> specs = {
+      "sum f32[16777216] dim=0",          "sum f32[20000] dim=0",
+      "sum f32[1048576] dim=0 mask",      "min bf16[16777213] dim=0 reverse",
+      "max f32[4,2000000] dim=1 mask",    "sum f32[64,131072] dim=1 exclusive",
+      "max u8[1048576,16] dim=0",         "sum f32[4194304,4] dim=0 reverse",
+      "min u8[1048573,16] dim=0 reverse", "sum f32[4194304] dim=0 strides=[2]",
+      "prod f64[2,3000001] dim=1",        "sum f32[8,16777216] dim=1 mask reverse",
+  };
+  for (const char *tuning : {"batched_start=1", "batched_start=1,lookback_slack=2,stages=4"}) {
+    ScopedTuning tune(tuning);
+    std::vector<std::string> batched;
+    for (const std::string &spec : specs) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(spec, plan));
+      EXPECT_EQ(plan.family, KernelFamily::RowLookback) << tuning << " " << spec;
+      if (plan.batchedStart)
+        batched.push_back(spec);
+    }
+    EXPECT_GE(batched.size(), std::string(tuning).find("slack") == std::string::npos ? specs.size() - 2 : 4)
+        << tuning; // (held shares at 1M take one ticket a block)
+    if (!::scanjit::gpu_testing::gpuSkipReason().empty())
+      continue;
+    expectCasesPass(batched, {CaseOptions{}, offsets(0, 0, 3)});
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+}
+
 // Look-back tiles finished one tile late and scanned again from their
 // stages (reread_tiles=1): 1-D and rows, on the grid and off it (edges
 // plans, masks off the input's grid), a tile or two a block and many,

@@ -350,6 +350,31 @@ TEST(Planner, ColumnPiecesFillTheirStagesByWords) {
   EXPECT_EQ(planKernel(tall, *parsePlanTuning("word_copies=1"), Target{75}).stages, 0);
 }
 
+// A batched start (batched_start=1, not the policy's yet): the pipelined
+// look-back's plans (1-D, rows, packed lanes, staged spans, a slack of two),
+// not held shares nor rows off the grid on their own grid (lookback_scan_grid).
+TEST(Planner, BatchedStartWhereTheBlocksArePipelined) {
+  const PlanTuning batched = *parsePlanTuning("batched_start=1");
+  for (const char *text : {"sum f32[16777216] dim=0", "sum f32[8,16777216] dim=1 mask reverse", "max u8[1048576,16] dim=0",
+                           "sum f32[4194304,4] dim=0", "sum f32[4194304] dim=0 strides=[2]", "sum bf16[16777216] dim=0"}) {
+    const KernelPlan p = planKernel(mustParse(text), batched);
+    EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
+    EXPECT_TRUE(p.batchedStart) << text;
+    EXPECT_NE(p.toString().find(" batched_start=1"), std::string::npos) << text;
+    EXPECT_FALSE(plan(text).batchedStart) << text; // the policy
+    EXPECT_EQ(plan(text).toString().find("batched_start"), std::string::npos) << text;
+  }
+  EXPECT_TRUE(planKernel(mustParse("sum f32[16777216] dim=0"), *parsePlanTuning("batched_start=1,lookback_slack=2,stages=4"))
+                  .batchedStart);
+  const KernelPlan held = planKernel(mustParse("sum f32[4194304] dim=0"), batched);
+  EXPECT_TRUE(held.heldShares);
+  EXPECT_FALSE(held.batchedStart);
+  const KernelPlan grid = planKernel(mustParse("sum f32[3,5000003] dim=1"), batched);
+  EXPECT_TRUE(grid.edges);
+  EXPECT_FALSE(grid.batchedStart);
+  EXPECT_FALSE(planKernel(mustParse("sum f32[16777216] dim=0"), batched, Target{75}).batchedStart); // no stages
+}
+
 // A slack of two look-back tiles (lookback_slack=2, not the policy's yet):
 // plain tiles of contiguous rows with four stages or more and output
 // through them; else one.
