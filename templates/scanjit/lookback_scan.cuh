@@ -65,8 +65,9 @@ template <class P, class Plan> __host__ __device__ constexpr long long lookback_
 // one knows every other block is done with the counter, and readies the
 // header for the next launch. Tickets are tiles, as if zeroed each launch.
 // (Held shares take one ticket a block, and pipelined blocks with a batched
-// start their first tickets in one draw; both count the blocks that end in
-// the counter's high word instead: end_block.)
+// start draw their first tickets together, some of which may lie past the
+// last tile; both count the blocks that end in the counter's high word
+// instead: end_block.)
 template <class Acc> struct LookbackWorkspace {
   unsigned long long *counter;
   unsigned *launches;
@@ -832,7 +833,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       pipe.init_shifted(in, mask, tiles / lookback_tiles_per_row<P, Plan>());
   if constexpr (kBatched) {
     ws.begin_draws(sh.tag, drawn);
-    next_ticket = drawn[0];
+    next_ticket = threadIdx.x == 0 ? drawn[0] : 0; // (thread 0 issues)
   } else {
     next_ticket = ws.begin(sh.tag);
   }
