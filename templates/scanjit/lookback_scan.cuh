@@ -92,51 +92,46 @@ template <class Acc> struct LookbackWorkspace {
     tag = launch_tag(n);
   }
   // Every thread, at the block's start (a block barrier): thread 0 reads
-  // the launch's tag and takes the block's first ticket, which it returns
-  // (0 elsewhere); every thread then holds the tag, shared through
-  // `shared_tag`.
+  // the launch's tag and runs `draw` (the block's first tickets, after the
+  // tag: read_tag's acquire); every thread then holds the tag, shared
+  // through `shared_tag`.
+  template <class Draw> __device__ __forceinline__ void begin_with(unsigned &shared_tag, Draw draw) {
+    if (threadIdx.x == 0) {
+      read_tag();
+      draw();
+      shared_tag = tag;
+    }
+    __syncthreads();
+    tag = shared_tag;
+  }
+  // As begin_with, the draw the block's first ticket, which it returns (0
+  // but in thread 0).
   __device__ __forceinline__ long long begin(unsigned &shared_tag) {
     long long first = 0;
-    if (threadIdx.x == 0) {
-      read_tag();
-      first = next();
-      shared_tag = tag;
-    }
-    __syncthreads();
-    tag = shared_tag;
+    begin_with(shared_tag, [&] { first = next(); });
     return first;
   }
-  // Every thread, at the block's start: as begin(), the first ticket
-  // shared through `shared_ticket` (for blocks that read their ticket
-  // from shared memory at the top of each tile).
+  // As begin(), the first ticket shared through `shared_ticket` (for blocks
+  // that read their ticket from shared memory at the top of each tile).
   __device__ __forceinline__ void begin_shared(long long &shared_ticket, unsigned &shared_tag) {
-    if (threadIdx.x == 0) {
-      read_tag();
-      shared_ticket = next();
-      shared_tag = tag;
-    }
-    __syncthreads();
-    tag = shared_tag;
+    begin_with(shared_tag, [&] { shared_ticket = next(); });
   }
   // Thread 0: the block's next ticket, a tile (past the last: none).
   __device__ __forceinline__ long long next() { return (long long)atomicAdd(counter, 1ULL); }
-  // Thread 0, where blocks count their ends (end_block): `n` tickets in one
-  // draw, the first returned (the low word: the high one counts ends).
-  __device__ __forceinline__ long long next_of_low(unsigned n) {
-    return block_ticket((long long)atomicAdd(counter, (unsigned long long)n));
-  }
-  // Every thread, at the block's start: as begin(), thread 0 drawing N
-  // tickets by N atomics in flight together (not one round trip after
-  // another), ascending in `drawn`. They are single draws, so the block's
-  // tiles interleave with the other blocks' as before: consecutive tickets
-  // in one draw (next_of_low(N)) made each block's run of tiles wait for the
-  // run before it, block after block (H200, sum f32[16777216]: 75x copy).
+  // Thread 0, where blocks count their ends (end_block): the next ticket's
+  // low word (the high one counts the blocks that ended).
+  __device__ __forceinline__ long long next_low() { return block_ticket(next()); }
+  // As begin(), thread 0 drawing N tickets by N atomics in flight together
+  // (not one round trip after another), ascending in `drawn`. They are
+  // single draws, so the block's tiles interleave with the other blocks' as
+  // before: N consecutive tickets in one atomic made each block's run of
+  // tiles wait for the run before it, block after block (H200, sum
+  // f32[16777216]: 75x copy).
   template <int N> __device__ __forceinline__ void begin_draws(unsigned &shared_tag, long long (&drawn)[N]) {
-    if (threadIdx.x == 0) {
-      read_tag();
+    begin_with(shared_tag, [&] {
 #pragma unroll
       for (int i = 0; i < N; ++i)
-        drawn[i] = next_of_low(1);
+        drawn[i] = next_low();
 #pragma unroll
       for (int i = 1; i < N; ++i) // (same-address atomics of one thread come back in order; sorted to be sure)
 #pragma unroll
@@ -146,10 +141,7 @@ template <class Acc> struct LookbackWorkspace {
             drawn[j] = drawn[j - 1];
             drawn[j - 1] = t;
           }
-      shared_tag = tag;
-    }
-    __syncthreads();
-    tag = shared_tag;
+    });
   }
   // Thread 0, on drawing a ticket past the last tile: the launch's very last
   // ticket resets the counter and counts the launch (twice is harmless).
@@ -817,7 +809,7 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
       return;
     }
     if constexpr (kBatched)
-      next_ticket = batched < S ? drawn[++batched] : ws.next_of_low(1);
+      next_ticket = batched < S ? drawn[++batched] : ws.next_low();
     else
       next_ticket = ws.next();
     const LookbackTilePlace<P, Plan> at(id);
