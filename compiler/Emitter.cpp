@@ -41,7 +41,7 @@ struct Plan {
   static constexpr int kLookbackWarps = {{lookback_warps}};
   static constexpr int kLookbackSlack = {{lookback_slack}};
   static constexpr bool kRereadTiles = {{reread_tiles}};
-  static constexpr bool kBatchedStart = {{batched_start}};
+  static constexpr bool kLazyStart = {{lazy_start}};
   static constexpr int kStages = {{stages}};
   static constexpr int kGroups = {{groups}};
   static constexpr int kPieces = {{pieces}};
@@ -214,7 +214,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"lookback_warps", std::to_string(plan.lookbackWarps)},
       {"lookback_slack", std::to_string(plan.lookbackSlack)},
       {"reread_tiles", boolText(plan.rereadTiles)},
-      {"batched_start", boolText(plan.batchedStart)},
+      {"lazy_start", boolText(plan.lazyStart)},
       {"workspace_used", workspaceUsed(plan)},
       {"workspace_per_batch", std::to_string(workspaceBytesForLines(spec, plan, linesPerBatch(plan)))},
       {"pieces", std::to_string(plan.pieces)},

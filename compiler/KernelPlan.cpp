@@ -70,8 +70,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
     os << " lookback_slack=" << p.lookbackSlack;
   if (family == KernelFamily::RowLookback && p.rereadTiles)
     os << " reread_tiles=1";
-  if (family == KernelFamily::RowLookback && p.batchedStart)
-    os << " batched_start=1";
+  if (family == KernelFamily::RowLookback && p.lazyStart)
+    os << " lazy_start=1";
   if (family == KernelFamily::Column && p.groups > 1)
     os << " groups=" << p.groups;
   if (family == KernelFamily::Column && p.pieces > 1) {

@@ -53,7 +53,7 @@ struct KernelPlan {
   int lookbackPerLane = 0;  // look-back window = 32 * lookbackWarps * this many tiles (row_lookback)
   int lookbackWarps = 1;    // warps that read the look-back window (row_lookback)
   int lookbackSlack = 1;    // tiles a pipelined look-back block scans before it finishes the oldest (row_lookback)
-  bool batchedStart = false; // pipelined look-back: a block draws its first stages' tickets (and the next) in one atomic
+  bool lazyStart = false;   // pipelined look-back: stages past the first issued one a tile in the tile loop, not all at the start
   bool rereadTiles = false; // pipelined look-back: a tile's items scanned again from its stage for its results, not held
   int stages = 0;           // shared-memory stages filled by bulk copies; 0: loads to registers (row, row_lookback)
   int64_t sharedBytes = 0;  // dynamic shared memory per block (the stages)

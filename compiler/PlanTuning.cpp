@@ -48,8 +48,8 @@ std::string PlanTuning::toString() const {
     s += (s.empty() ? "" : ",") + std::string("reread_shares=") + std::to_string(rereadShares);
   if (rereadTiles >= 0)
     s += (s.empty() ? "" : ",") + std::string("reread_tiles=") + std::to_string(rereadTiles);
-  if (batchedStart >= 0)
-    s += (s.empty() ? "" : ",") + std::string("batched_start=") + std::to_string(batchedStart);
+  if (lazyStart >= 0)
+    s += (s.empty() ? "" : ",") + std::string("lazy_start=") + std::to_string(lazyStart);
   if (laneThreads >= 0)
     s += (s.empty() ? "" : ",") + std::string("lane_threads=") + std::to_string(laneThreads);
   if (wordCopies >= 0)
@@ -72,12 +72,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
   for (llvm::StringRef token : tokens) {
     auto [key, value] = token.trim().split('=');
     const bool flag = key == "evict_first" || key == "whole_rows" || key == "held_shares" ||
-                      key == "lane_threads" || key == "lane_runs" || key == "lanes_on_grid" || key == "packed_direct" || key == "reread_shares" || key == "reread_tiles" || key == "batched_start" || key == "piece_spans" || key == "word_copies" || key == "fitted_panel" ||
+                      key == "lane_threads" || key == "lane_runs" || key == "lanes_on_grid" || key == "packed_direct" || key == "reread_shares" || key == "reread_tiles" || key == "lazy_start" || key == "piece_spans" || key == "word_copies" || key == "fitted_panel" ||
                       key == "segmented" || key == "warp_rows"; // the keys that may be 0
     int v = 0;
     if (value.getAsInteger(10, v) || v < 0 || (v == 0 && !flag))
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': expected key=<positive integer> (evict_first, whole_rows, held_shares, lane_threads, lane_runs, lanes_on_grid, packed_direct, reread_shares, reread_tiles, batched_start, piece_spans, word_copies, fitted_panel, segmented, warp_rows: 0 or 1)");
+                               "plan tuning '" + token + "': expected key=<positive integer> (evict_first, whole_rows, held_shares, lane_threads, lane_runs, lanes_on_grid, packed_direct, reread_shares, reread_tiles, lazy_start, piece_spans, word_copies, fitted_panel, segmented, warp_rows: 0 or 1)");
     struct Knob {
       const char *name;
       int *field;
@@ -89,7 +89,7 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
                  {"vector", &t.vector, 8}, {"groups", &t.groups, 32},
                  {"tile_rows", &t.tileRows, 1 << 16}, {"lane_width", &t.laneWidth, 8}, {"whole_rows", &t.wholeRows, 1}, {"held_shares", &t.heldShares, 1},
                  {"pieces", &t.pieces, 1 << 20}, {"evict_first", &t.evictFirst, 1},
-                 {"lane_threads", &t.laneThreads, 1}, {"lane_runs", &t.laneRuns, 1}, {"lanes_on_grid", &t.lanesOnGrid, 1}, {"packed_direct", &t.packedDirect, 1}, {"reread_shares", &t.rereadShares, 1}, {"reread_tiles", &t.rereadTiles, 1}, {"batched_start", &t.batchedStart, 1}, {"piece_spans", &t.pieceSpans, 1}, {"word_copies", &t.wordCopies, 1},
+                 {"lane_threads", &t.laneThreads, 1}, {"lane_runs", &t.laneRuns, 1}, {"lanes_on_grid", &t.lanesOnGrid, 1}, {"packed_direct", &t.packedDirect, 1}, {"reread_shares", &t.rereadShares, 1}, {"reread_tiles", &t.rereadTiles, 1}, {"lazy_start", &t.lazyStart, 1}, {"piece_spans", &t.pieceSpans, 1}, {"word_copies", &t.wordCopies, 1},
                  {"fitted_panel", &t.fittedPanel, 1}, {"segmented", &t.segmented, 1},
                  {"warp_rows", &t.warpRows, 1},
                  {"exact_batch", &t.exactBatch, 1}, {"off_grid", &t.offGrid, 1}};
@@ -101,12 +101,12 @@ llvm::Expected<PlanTuning> parsePlanTuning(llvm::StringRef text) {
       if (v > k.most || (k.field == &t.threads && v % 32 != 0) || ((k.field == &t.vector || k.field == &t.laneWidth) && (v & (v - 1)) != 0))
         return detail::makeError(ErrorCode::InvalidArgument,
                                  "plan tuning '" + token + "': out of range (threads: a multiple of 32 up "
-                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_slack: 1 or 2; lookback_rows, pieces: 1 to 2^20; vector, lane_width: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, lane_runs, lanes_on_grid, packed_direct, reread_shares, reread_tiles, batched_start, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch: 0 or 1)");
+                                 "to 1024; items, lookback, unroll: 1 to 32; stages: 1 to 8; rows: 1 to 64; blocks: 1 to 2^20; occupancy: 1 to 8; groups: 1 to 32; tile_rows: 1 to 65536; lookback_warps: 1 to 32; lookback_slack: 1 or 2; lookback_rows, pieces: 1 to 2^20; vector, lane_width: 1, 2, 4 or 8; evict_first, whole_rows, held_shares, lane_threads, lane_runs, lanes_on_grid, packed_direct, reread_shares, reread_tiles, lazy_start, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch: 0 or 1)");
       *k.field = v;
     }
     if (!known)
       return detail::makeError(ErrorCode::InvalidArgument,
-                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_slack, lookback_rows, vector, groups, pieces, tile_rows, lane_width, whole_rows, held_shares, evict_first, lane_threads, lane_runs, lanes_on_grid, packed_direct, reread_shares, reread_tiles, batched_start, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch, off_grid)");
+                               "plan tuning '" + token + "': unknown key (threads, items, lookback, unroll, stages, rows, blocks, occupancy, lookback_warps, lookback_slack, lookback_rows, vector, groups, pieces, tile_rows, lane_width, whole_rows, held_shares, evict_first, lane_threads, lane_runs, lanes_on_grid, packed_direct, reread_shares, reread_tiles, lazy_start, piece_spans, word_copies, fitted_panel, segmented, warp_rows, exact_batch, off_grid)");
   }
   return t;
 }

@@ -37,7 +37,7 @@ struct PlanTuning {
   int lanesOnGrid = -1; // 1/0: without stages, runs on their vector grid load and store by lanes too (rows, lane runs); -1: the policy's
   int packedDirect = -1; // 1/0: without stages, narrow columns packed as Lanes items by lane runs (masked: with lanes_on_grid); -1: the policy's
   int rereadShares = -1; // 1/0: lane runs of a few rows in shares a block, read twice (lookback_shares.cuh); -1: the policy's
-  int batchedStart = -1; // 1/0: a pipelined look-back block draws its first stages' tickets in one atomic; -1: the policy's
+  int lazyStart = -1;    // 1/0: a pipelined look-back block issues its stages past the first one a tile in its tile loop, not all at its start; -1: the policy's
   int rereadTiles = -1;  // 1/0: a pipelined look-back tile's items scanned again from its stage for its results, not held across the next tile; -1: the policy's
   int laneThreads = -1; // 1/0: packed narrow columns scanned a thread a lane (lane_threads.cuh) or Lanes a thread; -1: the policy's
   int laneWidth = 0;    // lane threads: adjacent lanes a thread holds, 1/2/4/8 (a group of at most 16 bytes, whole groups tiling a warp)
@@ -51,7 +51,7 @@ struct PlanTuning {
 
   bool empty() const {
     return !threads && !items && !lookback && !unroll && !stages && !rows && !blocks && !occupancy &&
-           !lookbackWarps && !lookbackSlack && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && wordCopies < 0 && laneThreads < 0 && laneRuns < 0 && lanesOnGrid < 0 && packedDirect < 0 && rereadShares < 0 && rereadTiles < 0 && batchedStart < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
+           !lookbackWarps && !lookbackSlack && !lookbackRows && !vector && !groups && !pieces && !tileRows && !laneWidth && wholeRows < 0 && heldShares < 0 && evictFirst < 0 && wordCopies < 0 && laneThreads < 0 && laneRuns < 0 && lanesOnGrid < 0 && packedDirect < 0 && rereadShares < 0 && rereadTiles < 0 && lazyStart < 0 && pieceSpans < 0 && fittedPanel < 0 && segmented < 0 && warpRows < 0 && !exactBatch && !offGrid;
   }
   std::string toString() const;
 };

@@ -505,9 +505,6 @@ void planLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning
   planHeldShares(arch, spec, tuning, plan, rows, tilesPerRow, contiguousRows && !spans && lanes == 1);
   plan.lookbackSlack = lookbackSlack(spec, tuning, plan, contiguousRows && !spans);
   plan.rereadTiles = rereadTiles(spec, tuning, plan, contiguousRows && !spans);
-  // (lookback_scan_pipelined's: not held shares, nor edges rows on their grid.)
-  const bool pipelined = plan.stages > 0 && !plan.heldShares && !(plan.edges && !spans && lanes == 1);
-  plan.batchedStart = pipelined && pickFlag(tuning.batchedStart, policy::LookbackPolicy::kBatchedStart);
   const int64_t laneRunScratch = int64_t(plan.threads) * plan.items * lanes *
                                  (std::max(dtypeSize(spec.in), dtypeSize(spec.out)) + (spec.mask ? 1 : 0));
   plan.laneRuns = plan.stages == 0 && contiguousRows && !spans && !plan.laneThreads &&
@@ -944,6 +941,26 @@ bool batchAtLaunch(const ScanSpec &spec, const PlanTuning &tuning, const KernelP
   return scanLanes(spec, plan.geometry) <= 1;
 }
 
+// Whether a pipelined look-back block issues only its first stage before its
+// tile loop and each other one at the loop's top, past the wait before it
+// (lazy_start), instead of all of them at its start: each issue waits for
+// the ticket the one before it drew, so the block's first tile waited for
+// a round trip a stage. Where its stages hold the output (three or more,
+// not dense spans; the kernel checks the output's words) and a block has
+// more tiles than stages: with fewer, its later tiles arrive a copy's
+// latency late (LookbackPolicy::kLazyStart). Not tiles read again from
+// their grid stages: the 64 registers of 2-byte rows' 512 x 24 spilled 4
+// stores. A slack of two always issues lazily.
+bool lazyStart(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
+  if (plan.family != KernelFamily::RowLookback || plan.stages < 3 || plan.heldShares || spanPlan(spec, plan) ||
+      (plan.rereadTiles && plan.edges))
+    return false;
+  if (plan.lookbackSlack > 1)
+    return true;
+  const int64_t tiles = plan.geometry.numLines() * gridTilesPerRow(spec, plan);
+  return pickFlag(tuning.lazyStart, policy::LookbackPolicy::kLazyStart && tiles > plan.grid * plan.stages);
+}
+
 } // namespace
 
 // Helpers the segmented and column planners share (PlannerShared.h).
@@ -1058,6 +1075,7 @@ KernelPlan planKernel(const ScanSpec &spec, const PlanTuning &tuning, const Targ
   plan.entry = entryName(spec, plan.family);
   plan.runtimeBatch = batchAtLaunch(spec, tuning, plan);
   plan.workspaceBytes = workspaceBytesForLines(spec, plan, plan.geometry.numLines());
+  plan.lazyStart = lazyStart(spec, tuning, plan);
   return plan;
 }
 

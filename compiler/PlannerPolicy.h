@@ -87,14 +87,14 @@ struct LookbackPolicy {
   // (1.39 -> 1.31) against the policy's plans and lost at 1M, 4M and bf16
   // 16M (BENCHMARKS.md, forty-eighth pass): one stays.
   static constexpr int kSlack = 1;
-  // A pipelined block draws the tickets of its first stages and the one
-  // after them together, the atomics in flight at once (batched_start),
-  // not one round trip after another: the blocks' start took 4-5 us of a
-  // 16M f32 scan's 46 (clock64 phases, H200, BENCHMARKS.md sixty-fifth
-  // pass). Off until timed: Edges.BatchedStartTickets has passed only on
-  // a first version that drew consecutive tickets in one atomic (75x copy:
-  // each block's run of tiles waited for the run before it).
-  static constexpr bool kBatchedStart = false;
+  // A pipelined block issues its stages past the first one a tile in its
+  // tile loop (lazy_start), not all at its start, where a block has more
+  // tiles than stages: its first tile waited for a ticket's round trip a
+  // stage (H200, x copy: sum f32[16777216] 1.22 -> 1.09, f32[4,4194304]
+  // 1.27 -> 1.18, f32[1048576,16] dim=0 1.84 -> 1.70; with two tiles a
+  // block, sum f32[1048576,2] dim=0 lost 8%; BENCHMARKS.md, sixty-sixth
+  // pass).
+  static constexpr bool kLazyStart = true;
   // A tile's items scanned again from its stage for its results instead of
   // held across the next tile's scan (reread_tiles): a block holds one
   // tile's items, not two. At the block the tile was planned with it lost

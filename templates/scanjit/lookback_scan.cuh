@@ -64,10 +64,8 @@ template <class P, class Plan> __host__ __device__ constexpr long long lookback_
 // takes exactly tiles + gridDim.x tickets: the block that draws the last
 // one knows every other block is done with the counter, and readies the
 // header for the next launch. Tickets are tiles, as if zeroed each launch.
-// (Held shares take one ticket a block, and pipelined blocks with a batched
-// start draw their first tickets together, some of which may lie past the
-// last tile; both count the blocks that end in the counter's high word
-// instead: end_block.)
+// (Held shares take one ticket a block and count the blocks that end in
+// the counter's high word: end_block.)
 template <class Acc> struct LookbackWorkspace {
   unsigned long long *counter;
   unsigned *launches;
@@ -118,31 +116,6 @@ template <class Acc> struct LookbackWorkspace {
   }
   // Thread 0: the block's next ticket, a tile (past the last: none).
   __device__ __forceinline__ long long next() { return (long long)atomicAdd(counter, 1ULL); }
-  // Thread 0, where blocks count their ends (end_block): the next ticket's
-  // low word (the high one counts the blocks that ended).
-  __device__ __forceinline__ long long next_low() { return block_ticket(next()); }
-  // As begin(), thread 0 drawing N tickets by N atomics in flight together
-  // (not one round trip after another), ascending in `drawn`. They are
-  // single draws, so the block's tiles interleave with the other blocks' as
-  // before: N consecutive tickets in one atomic made each block's run of
-  // tiles wait for the run before it, block after block (H200, sum
-  // f32[16777216]: 75x copy).
-  template <int N> __device__ __forceinline__ void begin_draws(unsigned &shared_tag, long long (&drawn)[N]) {
-    begin_with(shared_tag, [&] {
-#pragma unroll
-      for (int i = 0; i < N; ++i)
-        drawn[i] = next_low();
-#pragma unroll
-      for (int i = 1; i < N; ++i) // (same-address atomics of one thread come back in order; sorted to be sure)
-#pragma unroll
-        for (int j = i; j > 0; --j)
-          if (drawn[j] < drawn[j - 1]) {
-            const long long t = drawn[j];
-            drawn[j] = drawn[j - 1];
-            drawn[j - 1] = t;
-          }
-    });
-  }
   // Thread 0, on drawing a ticket past the last tile: the launch's very last
   // ticket resets the counter and counts the launch (twice is harmless).
   __device__ __forceinline__ void finish(long long ticket, long long tiles) const {
@@ -715,6 +688,7 @@ __device__ __forceinline__ void lookback_pipelined_tiles_two_late(Pipe &pipe, Ti
   constexpr int S = Plan::kStages, I = Plan::kItems;
   typedef LookbackWindowOf<P, Plan> Window;
   static_assert(Plan::kLookbackSlack == 2, "a slack of two tiles");
+  static_assert(Plan::kLazyStart, "its loop issues the stages past the first (a lazy start)");
   static_assert(Pipe::kCanStageOutput && S >= 4, "two tiles held keep their stages, and one more is in flight");
   long long a = -1, a1 = -1;                  // oldest first (< 0: none)
   typename Tiles::State sa, sa1;
@@ -722,6 +696,8 @@ __device__ __forceinline__ void lookback_pipelined_tiles_two_late(Pipe &pipe, Ti
   bool ended = false;                         // a stage held the end: no more tiles
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
+    if (threadIdx.x == 0 && q + 1 < S) // (a lazy start's stages not issued before the loop)
+      issue(int(q + 1));
     const long long b = ended ? -1 : pipe.wait(stage, q / S);
     ended = b < 0;
     if (a >= 0 && threadIdx.x < Window::kReaders)
@@ -772,6 +748,19 @@ __device__ __forceinline__ void lookback_pipelined_tiles_two_late(Pipe &pipe, Ti
   }
 }
 
+// A lazy start (Plan::kLazyStart, the planner's lazyStart: where a block
+// has more tiles than stages) issues a pipelined block's first stage before
+// its tile loop and stage q + 1 at the loop's top past stage q's wait,
+// instead of all S at its start: each issue waits for the ticket drawn by
+// the one before it, a round trip to the contended counter, and the block's
+// first tile waited for S of them (H200, sum f32[16777216]: 1.22 -> 1.09 of
+// copy). Only where the stages hold the output: with two, the second is the
+// whole pipeline (sum f32[4194304] strides=[2] lost 10% issued late).
+template <class Plan, bool kStagesHoldOutput> struct LazyStart {
+  static constexpr bool value = Plan::kLazyStart && kStagesHoldOutput;
+  static constexpr int kIssuedFirst = value ? 1 : Plan::kStages; // (stages issued before the tile loop)
+};
+
 template <class P, class Plan>
 __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in, const u8 *mask,
                                                         typename P::Out *out, LookbackWorkspace<typename P::Acc> &ws,
@@ -786,32 +775,16 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   Tiles tiles_(sh);
   // Thread 0 takes each ticket one issue ahead: the atomic's round trip
   // overlaps a tile instead of stalling the reading warp before its window.
-  // Once it draws a ticket past the last tile it takes no more. With a
-  // batched start (Plan::kBatchedStart) its first S + 1 tickets are drawn
-  // together (begin_draws), not S + 1 round trips one after another, and it
-  // counts its end in the counter's high word.
-  constexpr bool kBatched = Plan::kBatchedStart;
+  // Once it draws a ticket past the last tile it takes no more.
   long long next_ticket = 0;
-  long long drawn[S + 1]; // (batched start) the first tickets, ascending
-  int batched = 0;        // (batched start) of them, taken so far
-  bool ended = false;     // (batched start) the block has counted its end
   auto issue = [&](int stage) {
     const long long id = next_ticket;
     if (id >= tiles) {
-      if constexpr (kBatched) {
-        if (!ended)
-          ws.end_block();
-        ended = true;
-      } else {
-        ws.finish(id, tiles); // (seen again at later issues: finish() may repeat)
-      }
+      ws.finish(id, tiles); // (seen again at later issues: finish() may repeat)
       pipe.issue_end(stage);
       return;
     }
-    if constexpr (kBatched)
-      next_ticket = batched < S ? drawn[++batched] : ws.next_low();
-    else
-      next_ticket = ws.next();
+    next_ticket = ws.next();
     const LookbackTilePlace<P, Plan> at(id);
     const typename Pipe::MaskItem *masks = reinterpret_cast<const typename Pipe::MaskItem *>(mask);
     if constexpr (SpanStaged<P>::value)
@@ -823,14 +796,10 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   if constexpr (Pipe::kShiftedStages)
     if (threadIdx.x == 0)
       pipe.init_shifted(in, mask, tiles / lookback_tiles_per_row<P, Plan>());
-  if constexpr (kBatched) {
-    ws.begin_draws(sh.tag, drawn);
-    next_ticket = threadIdx.x == 0 ? drawn[0] : 0; // (thread 0 issues)
-  } else {
-    next_ticket = ws.begin(sh.tag);
-  }
+  next_ticket = ws.begin(sh.tag);
+  typedef LazyStart<Plan, staged> Lazy;
   if (threadIdx.x == 0) {
-    for (int stage = 0; stage < S; ++stage)
+    for (int stage = 0; stage < Lazy::kIssuedFirst; ++stage)
       issue(stage);
   }
   if constexpr (Plan::kLookbackSlack > 1) {
@@ -843,6 +812,9 @@ __device__ __forceinline__ void lookback_scan_pipelined(const typename P::In *in
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
     const long long b = pipe.wait(stage, q / S);
+    if constexpr (Lazy::value) // (the stages not issued before the loop)
+      if (threadIdx.x == 0 && q + 1 < S)
+        issue(int(q + 1));
     const LookbackTilePlace<P, Plan> at_a(a < 0 ? 0 : a);
     Window window(ws, a, at_a.row_first, int(threadIdx.x));
     if (a >= 0 && threadIdx.x < Window::kReaders)
@@ -945,8 +917,9 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   };
   pipe.init(in, mask, tiles / Place::kTilesPerRow);
   pending = ws.begin(sh.tag);
+  typedef LazyStart<Plan, staged> Lazy;
   if (issuer)
-    for (int stage = 0; stage < S; ++stage)
+    for (int stage = 0; stage < Lazy::kIssuedFirst; ++stage)
       issue(stage);
   // Tile a: scanned, its look-back not finished (a < 0: none).
   long long a = -1;
@@ -959,6 +932,9 @@ __device__ __forceinline__ void lookback_scan_grid(const typename P::In *in, con
   for (long long q = 0;; ++q) {
     const int stage = int(q % S);
     const long long b = pipe.wait(stage, q / S);
+    if constexpr (Lazy::value) // (the stages not issued before the loop)
+      if (issuer && q + 1 < S)
+        issue(int(q + 1));
     if constexpr (!kKeepPlace)
       at_a = Place(a < 0 ? 0 : a, in);
     Window window(ws, a, at_a.row_first, int(threadIdx.x));

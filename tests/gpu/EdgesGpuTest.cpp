@@ -650,37 +650,36 @@ TEST(Edges, LookbackTilesFinishedTwoLate) {
   expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3)});
 }
 
-// A batched start (batched_start=1): a pipelined block draws its first
-// stages' tickets in one atomic and counts its end in the counter's high
-// word. Each case runs twice and at every placement, so the workspace's
-// counter is reset launch after launch: 1-D and rows, grids with fewer
-// tiles than blocks (most first draws past the last tile) and many tiles a
-// block, packed lanes (in parts, one block an SM), staged spans, a slack of
-// two, masks, both directions, exclusive, 1-, 2-, 4- and 8-byte elements.
-TEST(Edges, BatchedStartTickets) {
+// A lazy start (lazy_start=1: a pipelined block issues its stages past the
+// first one a tile in its tile loop) and its absence, each where the
+// policy would pick the other: few blocks (many tiles each) made lazy, and
+// large scans issuing every stage at the start. Each case runs twice and at
+// every placement: 1-D and rows, on the grid and off it (edges), packed
+// lanes, masks, both directions, exclusive, log-sum-exp's four stages,
+// 1-, 2-, 4- and 8-byte elements.
+TEST(Edges, LazyStartAndEagerStart) {
   const std::vector<std::string> specs = {
-      "sum f32[16777216] dim=0",          "sum f32[20000] dim=0",
-      "sum f32[1048576] dim=0 mask",      "min bf16[16777213] dim=0 reverse",
-      "max f32[4,2000000] dim=1 mask",    "sum f32[64,131072] dim=1 exclusive",
-      "max u8[1048576,16] dim=0",         "sum f32[4194304,4] dim=0 reverse",
-      "min u8[1048573,16] dim=0 reverse", "sum f32[4194304] dim=0 strides=[2]",
-      "prod f64[2,3000001] dim=1",        "sum f32[8,16777216] dim=1 mask reverse",
+      "sum f32[1000003] dim=0",           "max f32[4,200001] dim=1 mask",
+      "sum f32[64,131072] dim=1 exclusive", "max u8[1048576,16] dim=0",
+      "sum f32[524288,4] dim=0 reverse",  "min u8[104857,16] dim=0 reverse",
+      "prod f64[2,300001] dim=1",         "logsumexp f32[3,400003] dim=1",
+      "sum i32[16777216] dim=0",          "min bf16[2000003] dim=0 reverse",
   };
-  for (const char *tuning : {"batched_start=1", "batched_start=1,lookback_slack=2,stages=4"}) {
+  for (const char *tuning : {"lazy_start=1,blocks=24", "lazy_start=0"}) {
     ScopedTuning tune(tuning);
-    std::vector<std::string> batched;
+    const bool lazy = std::string(tuning) == "lazy_start=1,blocks=24";
+    int lazyPlans = 0;
     for (const std::string &spec : specs) {
       KernelPlan plan;
       ASSERT_TRUE(planOf(spec, plan));
       EXPECT_EQ(plan.family, KernelFamily::RowLookback) << tuning << " " << spec;
-      if (plan.batchedStart)
-        batched.push_back(spec);
+      lazyPlans += plan.lazyStart;
     }
-    EXPECT_GE(batched.size(), std::string(tuning).find("slack") == std::string::npos ? specs.size() - 2 : 4)
-        << tuning; // (held shares at 1M take one ticket a block)
+    // (at 24 blocks the 2-byte one is held shares, which take one ticket)
+    EXPECT_EQ(lazyPlans, lazy ? int(specs.size()) - 1 : 0) << tuning;
     if (!::scanjit::gpu_testing::gpuSkipReason().empty())
       continue;
-    expectCasesPass(batched, {CaseOptions{}, offsets(0, 0, 3)});
+    expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3)});
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
 }

@@ -350,31 +350,6 @@ TEST(Planner, ColumnPiecesFillTheirStagesByWords) {
   EXPECT_EQ(planKernel(tall, *parsePlanTuning("word_copies=1"), Target{75}).stages, 0);
 }
 
-// A batched start (batched_start=1, not the policy's yet): the pipelined
-// look-back's plans (1-D, rows, packed lanes, staged spans, a slack of two),
-// not held shares nor rows off the grid on their own grid (lookback_scan_grid).
-TEST(Planner, BatchedStartWhereTheBlocksArePipelined) {
-  const PlanTuning batched = *parsePlanTuning("batched_start=1");
-  for (const char *text : {"sum f32[16777216] dim=0", "sum f32[8,16777216] dim=1 mask reverse", "max u8[1048576,16] dim=0",
-                           "sum f32[4194304,4] dim=0", "sum f32[4194304] dim=0 strides=[2]", "sum bf16[16777216] dim=0"}) {
-    const KernelPlan p = planKernel(mustParse(text), batched);
-    EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
-    EXPECT_TRUE(p.batchedStart) << text;
-    EXPECT_NE(p.toString().find(" batched_start=1"), std::string::npos) << text;
-    EXPECT_FALSE(plan(text).batchedStart) << text; // the policy
-    EXPECT_EQ(plan(text).toString().find("batched_start"), std::string::npos) << text;
-  }
-  EXPECT_TRUE(planKernel(mustParse("sum f32[16777216] dim=0"), *parsePlanTuning("batched_start=1,lookback_slack=2,stages=4"))
-                  .batchedStart);
-  const KernelPlan held = planKernel(mustParse("sum f32[4194304] dim=0"), batched);
-  EXPECT_TRUE(held.heldShares);
-  EXPECT_FALSE(held.batchedStart);
-  const KernelPlan grid = planKernel(mustParse("sum f32[3,5000003] dim=1"), batched);
-  EXPECT_TRUE(grid.edges);
-  EXPECT_FALSE(grid.batchedStart);
-  EXPECT_FALSE(planKernel(mustParse("sum f32[16777216] dim=0"), batched, Target{75}).batchedStart); // no stages
-}
-
 // A slack of two look-back tiles (lookback_slack=2, not the policy's yet):
 // plain tiles of contiguous rows with four stages or more and output
 // through them; else one.
@@ -393,6 +368,32 @@ TEST(Planner, LookbackSlackOfTwoWhereTheStagesHoldIt) {
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304,4] dim=0"), two).lookbackSlack, 1);  // packed lanes
   EXPECT_EQ(planKernel(mustParse("sum f32[3,5000003] dim=1"), two).lookbackSlack, 1);  // edges
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304] dim=0 strides=[2]"), two).lookbackSlack, 1); // spans
+}
+
+// A pipelined look-back block issues its stages one a tile (lazy_start=1)
+// where it has more tiles than stages and they hold its output; with fewer
+// tiles a block, two stages (dense spans), held shares or tiles read again
+// off the grid it issues them all at its start. A slack of two always
+// issues lazily; the tuning turns it off.
+TEST(Planner, LazyStartWhereABlockHasMoreTilesThanStages) {
+  const KernelPlan large = plan("sum f32[16777216] dim=0"); // 4096 tiles, 528 blocks of 3 stages
+  EXPECT_EQ(large.family, KernelFamily::RowLookback);
+  EXPECT_EQ(large.stages, 3);
+  EXPECT_TRUE(large.lazyStart);
+  EXPECT_NE(large.toString().find(" lazy_start=1"), std::string::npos);
+  EXPECT_TRUE(plan("sum f32[3,5000003] dim=1").lazyStart);           // edges, on their grid
+  EXPECT_TRUE(plan("max u8[1048576,16] dim=0").lazyStart);          // packed lanes
+  const KernelPlan small = plan("sum f32[1048576] dim=0");          // 256 tiles, 256 blocks
+  EXPECT_EQ(small.family, KernelFamily::RowLookback);
+  EXPECT_FALSE(small.lazyStart);
+  EXPECT_EQ(small.toString().find("lazy_start"), std::string::npos);
+  EXPECT_FALSE(plan("sum f32[1048576,2] dim=0").lazyStart);         // two tiles a block
+  EXPECT_FALSE(plan("sum f32[4194304] dim=0 strides=[2]").lazyStart); // spans
+  EXPECT_FALSE(plan("sum bf16[101238612] dim=0").lazyStart);        // read again off the grid
+  EXPECT_FALSE(planKernel(mustParse("sum f32[16777216] dim=0"), *parsePlanTuning("lazy_start=0")).lazyStart);
+  EXPECT_TRUE(planKernel(mustParse("sum f32[1048576] dim=0"), *parsePlanTuning("lazy_start=1")).lazyStart);
+  EXPECT_TRUE(planKernel(mustParse("sum f32[16777216] dim=0"),
+                         *parsePlanTuning("lazy_start=0,lookback_slack=2,stages=4")).lazyStart);
 }
 
 // A tile finished one tile late scanned again from its stage for its
