@@ -106,6 +106,12 @@ const Case kCases[] = {
     {"cliffs", "sum f32[1048576,2] dim=0"},
     {"cliffs", "sum f32[8388608,2] dim=0"},
     {"cliffs", "sum f32[4194304,4] dim=0"},
+    // Tens of columns: tiles of whole rows (column_tiles.cuh), one block an
+    // SM, 1.4-4.2x copy on an H200 (BENCHMARKS.md, sixty-sixth pass).
+    {"cliffs", "sum f32[4194304,20] dim=0"},
+    {"cliffs", "sum f32[2851285,46] dim=0"},
+    {"cliffs", "sum f16[2000000,33] dim=0"},
+    {"cliffs", "logsumexp f32[1000000,30] dim=0"},
     // Narrow columns off the grid, beside sum f32[8388608,2] and f16[8388608,4]:
     // an odd count of rows, pointers a few elements in, a batch of odd lines.
     {"cliffs", "sum f32[8388607,2] dim=0"},
