@@ -92,8 +92,8 @@ struct LookbackPolicy {
   // tiles than stages: its first tile waited for a ticket's round trip a
   // stage (H200, x copy: sum f32[16777216] 1.22 -> 1.09, f32[4,4194304]
   // 1.27 -> 1.18, f32[1048576,16] dim=0 1.84 -> 1.70; with two tiles a
-  // block, sum f32[1048576,2] dim=0 lost 8%; BENCHMARKS.md, sixty-sixth
-  // pass).
+  // block, sum f32[1048576,2] dim=0 measured 8% slower, though at 8 MB
+  // the noise is as large; BENCHMARKS.md, sixty-sixth pass).
   static constexpr bool kLazyStart = true;
   // A tile's items scanned again from its stage for its results instead of
   // held across the next tile's scan (reread_tiles): a block holds one

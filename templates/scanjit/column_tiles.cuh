@@ -212,10 +212,6 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   __syncthreads();
   publish_aggregates(now, 0, aggregate);
   for (long long use = 0;; ++use) {
-    // The window of each of the warp's columns: every load of a round in
-    // flight together, the first round before the next tile's totals (which
-    // then hide its latency), polled until all are in (tags are never 0,
-    // so none() never reads as ready).
     // Thread 0 draws the ticket of this tile's refill (after its barrier)
     // now, so that the atomic's round trip overlaps the window's loads and
     // the next tile's totals instead of holding warp 0, and with it the
@@ -228,6 +224,10 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
     constexpr int kDrawEarlyMaxColumns = 4;
     constexpr bool kDrawEarly = J <= kDrawEarlyMaxColumns;
     const long long drawn = kDrawEarly && threadIdx.x == 0 && use > 0 && !drawn_out ? ws.next() : 0;
+    // The window of each of the warp's columns: every load of a round in
+    // flight together, the first round before the next tile's totals (which
+    // then hide its latency), polled until all are in (tags are never 0,
+    // so none() never reads as ready).
     const long long id = now.id;
     Flagged seen[J][K], base[J];
 #pragma unroll

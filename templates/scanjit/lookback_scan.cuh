@@ -754,8 +754,10 @@ __device__ __forceinline__ void lookback_pipelined_tiles_two_late(Pipe &pipe, Ti
 // instead of all S at its start: each issue waits for the ticket drawn by
 // the one before it, a round trip to the contended counter, and the block's
 // first tile waited for S of them (H200, sum f32[16777216]: 1.22 -> 1.09 of
-// copy). Only where the stages hold the output: with two, the second is the
-// whole pipeline (sum f32[4194304] strides=[2] lost 10% issued late).
+// copy). Only where the stages hold the output (three or more): with two,
+// the second is the whole pipeline (sum f32[4194304] strides=[2] measured
+// 10% slower issued late, though that spec's kernel moved 6% between two
+// builds that did not change it).
 template <class Plan, bool kStagesHoldOutput> struct LazyStart {
   static constexpr bool value = Plan::kLazyStart && kStagesHoldOutput;
   static constexpr int kIssuedFirst = value ? 1 : Plan::kStages; // (stages issued before the tile loop)
