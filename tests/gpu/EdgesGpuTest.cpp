@@ -665,9 +665,13 @@ TEST(Edges, LazyStartAndEagerStart) {
       "prod f64[2,300001] dim=1",         "logsumexp f32[3,400003] dim=1",
       "sum i32[16777216] dim=0",          "min bf16[2000003] dim=0 reverse",
   };
-  for (const char *tuning : {"lazy_start=1,blocks=24", "lazy_start=0"}) {
+  struct Start {
+    const char *tuning;
+    bool lazy;
+  };
+  for (const Start &start : {Start{"lazy_start=1,blocks=24", true}, Start{"lazy_start=0", false}}) {
+    const char *tuning = start.tuning;
     ScopedTuning tune(tuning);
-    const bool lazy = std::string(tuning) == "lazy_start=1,blocks=24";
     int lazyPlans = 0;
     for (const std::string &spec : specs) {
       KernelPlan plan;
@@ -676,7 +680,7 @@ TEST(Edges, LazyStartAndEagerStart) {
       lazyPlans += plan.lazyStart;
     }
     // (at 24 blocks the 2-byte one is held shares, which take one ticket)
-    EXPECT_EQ(lazyPlans, lazy ? int(specs.size()) - 1 : 0) << tuning;
+    EXPECT_EQ(lazyPlans, start.lazy ? int(specs.size()) - 1 : 0) << tuning;
     if (!::scanjit::gpu_testing::gpuSkipReason().empty())
       continue;
     expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3)});
