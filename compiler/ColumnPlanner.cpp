@@ -430,13 +430,15 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
 
 // Mirrors ColumnTilesShared in templates/scanjit/column_tiles.cuh: each
 // stage's run of input and mask (32 bytes of room), the ring, three
-// tiles' slice totals and two tiles' prefixes.
+// tiles' slice totals (log-sum-exp's as (max, sum) pairs) and two tiles'
+// prefixes and aggregates.
 int64_t columnTilesSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
   auto words = [](int64_t bytes) { return (bytes + 15) / 16 * 16; };
   const int64_t elems = plan.rowsPerChunk * plan.geometry.inner.size;
   const int64_t in = words(elems * dtypeSize(spec.in) + 32), mask = spec.mask ? words(elems + 32) : 16;
   const int64_t acc = dtypeSize(accumulatorType(spec.op, spec.in));
-  return plan.stages * (in + mask + 18) + (3 * plan.groups + 2) * plan.geometry.inner.size * acc + 256;
+  const int64_t total = spec.op == ScanOp::LogSumExp ? 2 * acc : acc;
+  return plan.stages * (in + mask + 18) + (3 * plan.groups * total + 4 * acc) * plan.geometry.inner.size + 256;
 }
 
 // Mirrors column_tiles_workspace_bytes(): the look-back's, for every
@@ -483,7 +485,8 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   tiles.threads = pick(tuning.threads, ColumnPolicy::kTilesThreads);
   if (tiles.threads < C)
     return false;
-  tiles.groups = std::min<int>(pick(tuning.groups, tiles.threads / int(C)), tiles.threads / int(C));
+  // (At most a warp's lanes of slices: a warp scans a column's slice totals.)
+  tiles.groups = std::min<int>({pick(tuning.groups, tiles.threads / int(C)), tiles.threads / int(C), 32});
   tiles.vector = 1;
   tiles.unroll = 1;
   tiles.pieces = 1;

@@ -7,12 +7,13 @@
 //
 // A block takes tiles in ticket order (a stage ring prefetches the next),
 // and threads split each tile as (column c, slice g of kRowsPerChunk /
-// kGroups rows): each totals its slice from the stage, the slices' totals
-// fold into the tile's aggregate of each column, which is published a tile
-// ahead, and every column's prefix is found by a look-back over a fixed
+// kGroups rows): each totals its slice from the stage, a warp scans each
+// of its columns' slice totals into the tile's aggregate of the column,
+// which is published a tile ahead, and each slice's total of the slices
+// before it; every column's prefix is found by a look-back over a fixed
 // window of W tiles, a warp reading its columns' windows (the workspace and
-// fold of lookback_scan.cuh; bitwise reproducible); each slice then scans from the
-// prefix and the totals of the slices before it, and stores its results
+// fold of lookback_scan.cuh; bitwise reproducible); each slice then scans
+// from the prefix and the slices before it, and stores its results
 // straight from registers (a warp's stores cover whole rows of the tile).
 #pragma once
 
@@ -22,6 +23,7 @@
 #include "scanjit/lookback_scan.cuh"
 #include "scanjit/monoid.cuh"
 #include "scanjit/tile_pipeline.cuh"
+#include "scanjit/warp_scan.cuh"
 
 namespace scanjit {
 
@@ -49,10 +51,15 @@ template <class P, class Plan> struct ColumnTilesShared {
   unsigned char lead[Plan::kStages][2]; // where the tile's first input element and mask byte lie
   // Each slice's total for three tiles in a row (the next tile's are
   // written while a slower thread may still scan from the current's, and
-  // the one after's follow before the next block barrier), each column's
-  // prefix for two.
-  typename P::Acc totals[3][Plan::kGroups][Tiles::kColumns];
+  // the one after's follow before the next block barrier), then, once its
+  // column's warp has scanned them, the total of the slices before it; in
+  // the serial run's monoid (log-sum-exp's (max, sum) pairs); each
+  // column's prefix for two.
+  typename SerialRun<typename P::Op, typename P::Acc>::Value totals[3][Plan::kGroups][Tiles::kColumns];
   typename P::Acc prefix[2][Tiles::kColumns];
+  // Each column's aggregate for two tiles (held in registers across the
+  // tile, they spilled masked byte max of 128 columns).
+  typename P::Acc aggregates[2][Tiles::kColumns];
   unsigned tag;
 };
 
@@ -75,6 +82,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   typedef ColumnTiles<P, Plan> Tiles;
   typedef ColumnTilesShared<P, Plan> Shared;
   typedef SerialRun<Op, Acc> Run;
+  typedef typename Run::Item Item;
   typedef PlainMonoid<Op, Acc> M;
   typedef FlaggedValue<Acc> Flagged;
   constexpr int T = Plan::kThreads, G = Plan::kGroups, S = Plan::kStages, K = Plan::kLookbackPerLane;
@@ -108,8 +116,9 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   };
   // Thread 0: ticket `id` into stage `s` (or the end, once the tickets
   // have run out: a block draws one past the last, no more; drawn_out says
-  // so before the next draw).
+  // so, and draw() then draws nothing).
   bool drawn_out = false;
+  auto draw = [&]() { return drawn_out ? 0 : ws.next(); };
   auto refill = [&](int s, long long id) {
     if (drawn_out) {
       st.ring.issue_end(s);
@@ -142,7 +151,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   __syncthreads();
   if (threadIdx.x == 0)
     for (int s = 0; s < S; ++s)
-      refill(s, drawn_out ? 0 : ws.next());
+      refill(s, draw());
   ws.tag = st.tag;
 
   const int c = int(threadIdx.x) % C, g = int(threadIdx.x) / C; // this thread's column and slice
@@ -150,11 +159,12 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   // The tile of use `u` (its stage, its place), and its rows for this
   // thread's slice in scan order: element (i, c) of the stage, lifted.
+  // (The stage by its index, not a pointer: through a pointer held across
+  // tiles, the stage's reads were generic loads, not shared ones.)
   struct Held {
     long long id;
     Place p;
-    const In *stage;
-    const u8 *keeps;
+    int s, lead_in, lead_mask;
     int lo, hi;
   };
   auto hold = [&](long long u) {
@@ -164,8 +174,9 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
     if (h.id < 0)
       return h;
     h.p = place(h.id);
-    h.stage = reinterpret_cast<const In *>(st.in[s] + st.lead[s][0]);
-    h.keeps = st.mask[s] + (P::kMask ? st.lead[s][1] : 0);
+    h.s = s;
+    h.lead_in = st.lead[s][0];
+    h.lead_mask = P::kMask ? st.lead[s][1] : 0;
     h.lo = min(h.p.rows, g * int(Tiles::kSlice));
     h.hi = min(h.p.rows, h.lo + int(Tiles::kSlice));
     return h;
@@ -173,7 +184,8 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   auto lifted = [&](const Held &h, int i) {
     const int r = P::kReverse ? h.p.rows - 1 - i : i; // row within the tile, in memory order
     const int at = r * C + c;
-    return lift_masked<Op, Acc>(true, h.stage[at], P::kMask ? h.keeps[at] : u8(1));
+    const In *stage = reinterpret_cast<const In *>(st.in[h.s] + h.lead_in);
+    return lift_masked<Op, Acc>(true, stage[at], P::kMask ? st.mask[h.s][h.lead_mask + at] : u8(1));
   };
   // This thread's slice total of tile `h`, into totals[u % 3].
   auto total_slice = [&](const Held &h, long long u) {
@@ -183,20 +195,30 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
 #pragma unroll 4
     for (int i = h.lo; i < h.hi; ++i)
       total = Run::step(total, lifted(h, i));
-    st.totals[u % 3][g][c] = Run::value(total);
+    st.totals[u % 3][g][c] = total;
   };
-  // Each warp's columns of tile `h`: their aggregates (from totals[u % 3]),
-  // published at once; every lane holds them.
-  auto publish_aggregates = [&](const Held &h, long long u, Acc (&aggregate)[J]) {
-#pragma unroll
+  // Each warp's columns of tile `h`: a warp scan of their slices' totals
+  // (a lane a slice) leaves in totals[u % 3] each slice's total of the
+  // slices before it, and their aggregates are published at once and kept
+  // in aggregates[u & 1]. (Folded serially, a column's slices chained G
+  // combines, log-sum-exp's each an exp and a log1p out of line.)
+  constexpr int kSliceLanes = lanes_holding(G);
+  static_assert(G <= 32, "a lane a slice");
+  auto publish_aggregates = [&](const Held &h, long long u) {
+#pragma unroll 1
     for (int j = 0; j < J; ++j) {
       const int col = warp + j * Tiles::kWarps;
-      aggregate[j] = Op::identity();
       if (col < C) {
-        for (int k = 0; k < G; ++k)
-          aggregate[j] = combine_cold<Op>(aggregate[j], st.totals[u % 3][k][col]);
-        if (lane == 0)
-          ws.publish(ws.aggregate + col * tiles + h.id, aggregate[j]);
+        const typename Run::Value slice = lane < G ? st.totals[u % 3][lane][col] : Item::identity();
+        const typename Run::Value upto = warp_inclusive_scan<Item, false, kSliceLanes>(slice, lane);
+        const typename Run::Value before = warp_exclusive_from_inclusive<Item, false, kSliceLanes>(upto, lane);
+        if (lane < G)
+          st.totals[u % 3][lane][col] = before;
+        if (lane == G - 1) {
+          const Acc aggregate = Run::value(upto);
+          ws.publish(ws.aggregate + col * tiles + h.id, aggregate);
+          st.aggregates[u & 1][col] = aggregate;
+        }
       }
     }
   };
@@ -207,23 +229,17 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   Held now = hold(0);
   if (now.id < 0)
     return;
-  Acc aggregate[J], next_aggregate[J];
   total_slice(now, 0);
   __syncthreads();
-  publish_aggregates(now, 0, aggregate);
+  publish_aggregates(now, 0);
   for (long long use = 0;; ++use) {
     // Thread 0 draws the ticket of this tile's refill (after its barrier)
     // now, so that the atomic's round trip overlaps the window's loads and
     // the next tile's totals instead of holding warp 0, and with it the
     // block's barrier (H200, x copy: sum f32[2851285,46] 1.62 -> 1.55, prod
     // f32[2000000,17] reverse 1.70 -> 1.62). It waits on nothing of other
-    // blocks before it issues it. Where a warp reads the windows of more
-    // than kDrawEarlyMaxColumns columns, at the refill: held across their
-    // flags, the ticket spilled 1-byte products of 128 columns (8 a warp) 4
-    // stores more.
-    constexpr int kDrawEarlyMaxColumns = 4;
-    constexpr bool kDrawEarly = J <= kDrawEarlyMaxColumns;
-    const long long drawn = kDrawEarly && threadIdx.x == 0 && use > 0 && !drawn_out ? ws.next() : 0;
+    // blocks before it issues it.
+    const long long drawn = threadIdx.x == 0 && use > 0 ? draw() : 0;
     // The window of each of the warp's columns: every load of a round in
     // flight together, the first round before the next tile's totals (which
     // then hide its latency), polled until all are in (tags are never 0,
@@ -266,9 +282,9 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
     // Every thread has scanned the last tile: refill its stage (the tile
     // S - 1 after the next).
     if (threadIdx.x == 0 && use > 0)
-      refill(int((use - 1) % S), kDrawEarly || drawn_out ? drawn : ws.next());
+      refill(int((use - 1) % S), drawn);
     if (next.id >= 0)
-      publish_aggregates(next, use + 1, next_aggregate);
+      publish_aggregates(next, use + 1);
 
     for (;;) {
       bool ready = true;
@@ -302,7 +318,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
       const Acc totals[1] = {WindowFold<M>::warp_total(values, valid)};
       if (lane == 0) {
         const Acc prefix = WindowFold<M>::prefix(totals, has_base, base[j].value());
-        ws.publish(ws.inclusive + col * tiles + id, ChainMonoid<M>::type::combine(prefix, aggregate[j]));
+        ws.publish(ws.inclusive + col * tiles + id, ChainMonoid<M>::type::combine(prefix, st.aggregates[use & 1][col]));
         st.prefix[use & 1][col] = prefix;
       }
     }
@@ -310,30 +326,30 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
 
     // Each slice scans from its column's prefix and the slices before it.
     if (active) {
-      Acc run = st.prefix[use & 1][c];
-      for (int h = 0; h < g; ++h)
-        run = combine_cold<Op>(run, st.totals[use % 3][h][c]);
-      typename Run::Value line = Run::of(run);
+      typename Run::Value line = Item::combine(Run::of(st.prefix[use & 1][c]), st.totals[use % 3][g][c]);
+      // This slice's first result in scan order, then a row a step: a
+      // pointer walked, so that unrolled stores take immediate offsets
+      // (indexed, each computed its 64-bit address in 5 instructions).
+      const int first_row = P::kReverse ? now.p.rows - 1 - now.lo : now.lo;
+      typename P::Out *at = out + now.p.o.out + (now.p.first + Index(first_row)) * Index(Scan::kOut) +
+                            Index(c) * Index(P::Inner::kOut);
+      constexpr long long kStep = P::kReverse ? -(long long)Scan::kOut : (long long)Scan::kOut;
 #pragma unroll 4
       for (int i = now.lo; i < now.hi; ++i) {
         const typename Run::Value before = line;
         line = Run::step(line, lifted(now, i));
-        const int r = P::kReverse ? now.p.rows - 1 - i : i;
         // One element, streamed (evict-first, as store_converted stores):
         // no alignment to check, as store_converted would a vector's on
         // every store. (Plain stores filled L2 over the look-back's flags:
         // f32[2851285,46] 1.18 -> 1.46 of copy.)
         const typename P::Out result[1] = {Convert<typename P::Out>::store(Run::value(P::kExclusive ? before : line))};
-        VectorAccess<typename P::Out, 1>::store(
-            out + now.p.o.out + (now.p.first + Index(r)) * Index(Scan::kOut) + Index(c) * Index(P::Inner::kOut), result);
+        VectorAccess<typename P::Out, 1>::store(at, result);
+        at += kStep;
       }
     }
     if (next.id < 0)
       break;
     now = next;
-#pragma unroll
-    for (int j = 0; j < J; ++j)
-      aggregate[j] = next_aggregate[j];
   }
 }
 

@@ -1125,8 +1125,22 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
     ASSERT_TRUE(planOf(spec, plan));
     EXPECT_EQ(plan.lookbackPerLane, perLane) << spec;
   }
+  // 32 slices a column (blocks of 1024, tuned): every lane of a warp's
+  // scan of a column's slice totals holds one.
+  const std::vector<std::string> sliced = {"sum f32[400003,20] dim=0 mask reverse",
+                                           "logsumexp f32[200003,21] dim=0 exclusive"};
+  {
+    ScopedTuning wide("threads=1024");
+    for (const std::string &spec : sliced) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(spec, plan));
+      EXPECT_TRUE(plan.wholeRows && plan.groups == 32) << spec;
+    }
+  }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2), offsets(3, 1, 0)});
+  ScopedTuning wide("threads=1024");
+  expectCasesPass(sliced, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
 TEST(Edges, MiddleSizedScansHoldTheirShares) {

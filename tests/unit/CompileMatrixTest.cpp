@@ -75,13 +75,11 @@ const FamilyShape kPackedFamilies[] = {
 };
 
 // Exceptions to "no spills", each held to the spills seen when it was
-// written, so that a larger one still fails (the unmasked integer products
-// of wide look-back tiles off the grid, once an exception at 4-16 stores,
-// spill none since the grid pipeline copies whole words: no longer one):
-// - measured and kept: tiles of whole rows of 1-byte sums and products (in
-//   8-byte accumulators) at 128 columns spill 28-36 stores in blocks of 512;
-//   they still beat the pipeline (H100, x copy: bool[1000000,127] dim=0 2.02
-//   -> 1.49; ColumnPolicy::kTilesSmallCopiesMaxColumns);
+// written, so that a larger one still fails (no longer exceptions, as they
+// spill none: the unmasked integer products of wide look-back tiles off the
+// grid, once 4-16 stores, since the grid pipeline copies whole words; tiles
+// of whole rows of 1-byte sums and products at 128 columns, once 28-36
+// stores, since a column's aggregates wait in shared memory):
 // - open: log-sum-exp of f64 in look-back tiles off the grid spills up to
 //   8 stores (mask reverse) at 12 items (50-86 at 16, 66-106 before the
 //   grid pipeline copied whole words; BENCHMARKS.md, twenty-ninth and
@@ -102,8 +100,6 @@ bool acceptedSpill(const std::string &spec, const KernelResources &r) {
   auto has = [&](const char *token) { return spec.find(token) != std::string::npos; };
   const bool byteSumOrProduct = (spec.rfind("sum ", 0) == 0 || spec.rfind("prod ", 0) == 0) &&
                                 (has(" u8[") || has(" i8[") || has(" bool["));
-  if (has(kFittedPanelFamilies[1].shape)) // (tiles of whole rows for 1-byte elements)
-    return byteSumOrProduct && r.spillStores <= 36 && r.stackBytes <= 40;
   if (has(kFittedPanelFamilies[0].shape))
     return byteSumOrProduct && has(" i8[") && r.spillStores <= 52 && r.stackBytes <= 56;
   if (has(kFittedPanelFamilies[2].shape))

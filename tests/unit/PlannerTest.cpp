@@ -826,8 +826,13 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   EXPECT_EQ(p.workspaceBytes, 16 + 2 * 6991 * 20 * 8);
   EXPECT_NE(p.toString().find(" whole_rows=1 lookback=4 workspace=2237136"), std::string::npos) << p.toString();
   // Shared memory: three stages of 48000 bytes and 32 of room, a 16-byte
-  // mask stand-in, the ring, three tiles' slice totals and two prefixes.
-  EXPECT_EQ(p.sharedBytes, 3 * (48032 + 16 + 18) + (3 * 25 + 2) * 20 * 4 + 256);
+  // mask stand-in, the ring, three tiles' slice totals, and two tiles'
+  // prefixes and aggregates.
+  EXPECT_EQ(p.sharedBytes, 3 * (48032 + 16 + 18) + (3 * 25 + 4) * 20 * 4 + 256);
+  // Log-sum-exp's slice totals are (max, sum) pairs: 408 rows of 30 in 17 slices.
+  const KernelPlan lse = plan("logsumexp f32[1000000,30] dim=0");
+  EXPECT_TRUE(lse.wholeRows && lse.rowsPerChunk == 408 && lse.groups == 17) << lse.toString();
+  EXPECT_EQ(lse.sharedBytes, 3 * (48960 + 32 + 16 + 18) + (3 * 17 * 8 + 4 * 4) * 30 + 256);
   // Masked rows and several lines take them too; the batch is a launch argument.
   EXPECT_TRUE(plan("sum bf16[4000000,24] dim=0 mask").wholeRows);
   KernelPlan lines = plan("sum f32[8,30001,21] dim=1");
