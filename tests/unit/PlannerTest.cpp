@@ -834,10 +834,9 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   EXPECT_TRUE(lse.wholeRows && lse.rowsPerChunk == 408 && lse.groups == 17) << lse.toString();
   EXPECT_EQ(lse.sharedBytes, 3 * (48960 + 32 + 16 + 18) + (3 * 17 * 8 + 4 * 4) * 30 + 256);
   // At most 32 slices a column, a lane each in its warp's scan: 1024
-  // threads over 20 columns take 32, not 51.
+  // threads over 20 columns take 32, not 51 (a tuning asks for at most 32).
   const KernelPlan wide = planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("threads=1024"));
   EXPECT_TRUE(wide.wholeRows && wide.threads == 1024 && wide.groups == 32) << wide.toString();
-  EXPECT_EQ(planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("threads=1024,groups=40")).groups, 32);
   // Masked rows and several lines take them too; the batch is a launch argument.
   EXPECT_TRUE(plan("sum bf16[4000000,24] dim=0 mask").wholeRows);
   KernelPlan lines = plan("sum f32[8,30001,21] dim=1");
