@@ -532,6 +532,13 @@ struct SegmentedPolicy {
   static constexpr int kPaddedWideLogSumExpThreeBlockItems = 12;
   static constexpr int kPaddedWideLogSumExpFewItemsMinBlocksPerSm = 3;
   static constexpr int kPaddedWideLogSumExpMinBlocksPerSm = 2;
+  // Unmasked 2-byte padded rows whose lanes' runs are whole 16-byte words
+  // on a 16-byte row grid (segmented_scan_warp_rows' kLaneRunsOfWords)
+  // carry both loads, their own vectors and by words: six blocks an SM keep
+  // rows of a whole warp at the 40 registers the words alone took (47
+  // without: sum f16[100000,480] dim=1 one element in, by words, 1.68 ->
+  // 1.80). (Rows of two a warp keep the words alone.)
+  static constexpr int kPaddedWordRunsMinBlocksPerSm = 6;
   // Log-sum-exp takes 8 items a thread, whatever its dtype, in chunks and
   // in warp rows alike: its (max, sum) pairs and linear sums cost an exp an
   // item, so the tile's size is set by latency, not by bytes (H100, ratio

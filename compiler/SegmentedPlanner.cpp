@@ -187,6 +187,9 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
     // Rows per warp and step (a row that tiles the run takes L / items lanes,
     // the fewest that hold it, as a padded row does).
     plan.rowsPerChunk = 32 / lanesHoldingARow(L, plan.items);
+    if (padded && plan.rowsPerChunk == 1 && inBytes == 2 && !spec.mask && spec.op != ScanOp::LogSumExp &&
+        (plan.items * inBytes) % 16 == 0 && (L * inBytes) % 16 == 0)
+      plan.minBlocksPerSm = pick(tuning.occupancy, policy::SegmentedPolicy::kPaddedWordRunsMinBlocksPerSm);
     plan.grid = std::min<int64_t>(ceilDiv(ceilDiv(rows, plan.rowsPerChunk), plan.threads / 32), policy::kMaxGrid);
     return;
   }

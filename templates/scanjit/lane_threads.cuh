@@ -148,9 +148,15 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
     constexpr bool kWords = kWidth > 1 && !Pipe::kShiftedStages;
     const In *in = reinterpret_cast<const In *>(pipe.in_at(s));
     const Keep *keep = reinterpret_cast<const Keep *>(pipe.mask_at(s));
+    if (first_item() + kItems <= valid) { // (every tile but a scan's last: no item checked)
 #pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      x[j] = Group::template lift<kWords>(in + element(j), keep + element(j), first_item() + j < valid);
+      for (int j = 0; j < kItems; ++j)
+        x[j] = Group::template lift<kWords>(in + element(j), keep + element(j), true);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kItems; ++j)
+        x[j] = Group::template lift<kWords>(in + element(j), keep + element(j), first_item() + j < valid);
+    }
   }
 
   // The tile's scan but its prefix: thread, then the lane's threads in the

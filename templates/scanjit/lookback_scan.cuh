@@ -607,7 +607,12 @@ template <class P, class Plan, bool kLaneThreads = Plan::kLaneThreads> struct Pi
   Agent agent;
   __device__ __forceinline__ explicit PipelinedTiles(LookbackShared<P, Plan> &sh) : agent(sh.storage) {}
   template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Item (&x)[I]) {
-    pipe.template load_lifted<I>(s, int(threadIdx.x) * I, valid, x);
+    // (Every tile but a line's last is whole: no item checked. The branch
+    // is the tile's, so a pipeline's warp-wide loads stay together.)
+    if (valid >= int(lookback_tile_items<Plan>()))
+      pipe.template load_lifted<I, true>(s, int(threadIdx.x) * I, valid, x);
+    else
+      pipe.template load_lifted<I>(s, int(threadIdx.x) * I, valid, x);
   }
   __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
   // A tile read again (kReload): its thread scan again from its stage,

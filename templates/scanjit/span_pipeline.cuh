@@ -98,9 +98,9 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct SpanPip
 
   // This thread's kItems elements at slot `first` of stage `s` (every
   // thread of the block calls it, its warp's slots together), lifted to the
-  // accumulator; slots at or past `valid` lift to the identity. The stage
-  // is rewritten: read it once.
-  template <int kItems>
+  // accumulator; slots at or past `valid` lift to the identity (kFull:
+  // the caller knows there are none). The stage is rewritten: read it once.
+  template <int kItems, bool kFull = false>
   __device__ __forceinline__ void load_lifted(int s, int first, int valid, typename P::Acc (&x)[kItems]) {
     static_assert(32 * kItems * int(sizeof(In)) >= 16, "a warp's picked slots fit in its part");
     const int warp_first = int(threadIdx.x & ~31) * kItems;
@@ -118,10 +118,11 @@ template <class P, int kStages, int kTileElems, bool kEvictFirst> struct SpanPip
     }
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
+      const bool in_tile = kFull || first + j < valid;
       if constexpr (P::kMask)
-        x[j] = lift_masked<typename P::Op, typename P::Acc>(first + j < valid, raw[j], keep[j]);
+        x[j] = lift_masked<typename P::Op, typename P::Acc>(in_tile, raw[j], keep[j]);
       else
-        x[j] = first + j < valid ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
+        x[j] = in_tile ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
     }
   }
 

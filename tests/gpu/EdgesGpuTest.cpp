@@ -316,13 +316,17 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
 // its word (inputs 0-7 elements in), partial words at both ends, a partial
 // last warp of rows whose span ends at the tensor's last element; padded
 // rows, tiling rows of 1, 2 and 4 lanes, half-warp rows; 2-byte sums of
-// short rows in their off-grid plans (padded ones are warp rows only there).
+// short rows in their off-grid plans (padded ones are warp rows only there);
+// padded rows whose lanes' runs are whole 16-byte words (16 items), which
+// load their own vectors where the input lies on the grid (0 in) and by
+// words elsewhere.
 TEST(Edges, WarpRowsLoadedByWordsAtEveryPlace) {
   const std::vector<std::string> specs = {
       "max f16[3001,86] dim=1 reverse",     "min f16[1001,20] dim=1 exclusive",
       "sum bf16[1001,230] dim=1",           "prod i16[999,163] dim=1",
       "max bf16[2001,5] dim=1 reverse exclusive", "sum f16[777,333] dim=1 exclusive",
-      "min bf16[1501,52] dim=1 reverse",
+      "min bf16[1501,52] dim=1 reverse",    "sum f16[1001,480] dim=1 reverse",
+      "max bf16[999,496] dim=1 exclusive",
   };
   expectWarpRowPlans(specs, 0);
   const std::vector<std::string> sums = {"sum bf16[2001,12] dim=1", "sum f16[1001,86] dim=1 reverse"};

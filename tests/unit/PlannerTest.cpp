@@ -1241,6 +1241,22 @@ TEST(Planner, ShortLogSumExpRowsArePaddedRowsOfFewerLanes) {
 // are unmasked exclusive sums (kShortTwoByteSumsTiling,
 // kShortTwoByteMaskedChunks), the others' chunks streaming bulk copies
 // there, and in every off-grid plan.
+TEST(Planner, PaddedTwoByteRowsOfWholeWordRunsTakeSixBlocks) {
+  // Unmasked 2-byte padded rows of a whole warp whose lanes' runs are whole
+  // 16-byte words (16 items) on a 16-byte row grid: six blocks an SM (their
+  // kernel carries own and by-words loads); not two rows a warp, nor masked,
+  // log-sum-exp, rows off the grid or runs of part words.
+  for (const char *spec : {"sum f16[100000,480] dim=1", "max bf16[100000,496] dim=1", "sum bf16[1000,504] dim=1 reverse"}) {
+    const KernelPlan p = plan(spec);
+    EXPECT_TRUE(p.warpRows) << spec;
+    EXPECT_EQ(p.items, 16) << spec;
+    EXPECT_EQ(p.minBlocksPerSm, policy::SegmentedPolicy::kPaddedWordRunsMinBlocksPerSm) << spec;
+  }
+  for (const char *spec : {"sum f16[100000,248] dim=1", "sum f16[100000,480] dim=1 mask", "logsumexp f16[100000,480] dim=1",
+                           "sum f16[100000,483] dim=1", "sum f16[100000,230] dim=1"})
+    EXPECT_NE(plan(spec).minBlocksPerSm, policy::SegmentedPolicy::kPaddedWordRunsMinBlocksPerSm) << spec;
+}
+
 TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
   expectWarpRowCases({{"sum f32[262144,100] dim=1", 13, 4},
                       {"max f32[10000,192] dim=1", 12, 2},
