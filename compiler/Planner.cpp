@@ -734,19 +734,25 @@ int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
 
 // Adjacent lanes a lane thread holds of each packed item (lane_threads.cuh):
 // the tuning's where it makes whole groups of at most 16 bytes; else a word
-// of ColumnPolicy::kLaneWordBytes (kLaneWordBytesOfBytes for byte elements)
-// where the lanes are whole such words and their accumulators of at most 4
-// bytes each; else 1.
-int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tuning) {
+// of ColumnPolicy::kLaneWordBytes (kLaneWordBytesOfBytes for byte elements,
+// kLaneWordBytesOfByteMaxMin for unmasked u8/i8 max and min of 16 lanes on
+// the grid) where the lanes are whole such words and their accumulators of
+// at most 4 bytes each; else 1.
+int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tuning, bool shifted) {
   const int64_t elementBytes = std::max(dtypeSize(spec.in), dtypeSize(spec.out));
   if (tuning.laneWidth)
     return lanes % tuning.laneWidth == 0 && tuning.laneWidth * elementBytes <= 16 ? tuning.laneWidth : 1;
-  const int64_t word =
-      elementBytes == 1 ? policy::ColumnPolicy::kLaneWordBytesOfBytes : policy::ColumnPolicy::kLaneWordBytes;
+  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const bool byteMaxMinWords = (spec.in == DType::U8 || spec.in == DType::I8) && elementBytes == 1 &&
+                               (spec.op == ScanOp::Max || spec.op == ScanOp::Min) && !spec.mask && !shifted &&
+                               lanes % policy::ColumnPolicy::kLaneWordsOfByteMaxMinLanes == 0;
+  const int64_t word = byteMaxMinWords    ? policy::ColumnPolicy::kLaneWordBytesOfByteMaxMin
+                       : elementBytes == 1 ? policy::ColumnPolicy::kLaneWordBytesOfBytes
+                                           : policy::ColumnPolicy::kLaneWordBytes;
   int64_t w = word / elementBytes;
   if (elementBytes == 1 && lanes % w != 0)
     w = 2; // two byte lanes as a 2-byte word (ColumnPolicy::kLaneThreadByteItems)
-  return w > 1 && lanes % w == 0 && dtypeSize(accumulatorType(spec.op, spec.in)) <= 4 ? int(w) : 1;
+  return w > 1 && lanes % w == 0 && accBytes <= 4 ? int(w) : 1;
 }
 
 // Whether lane threads of `width` lanes each pay (the caller checks that
@@ -825,8 +831,8 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-    const int width = laneThreadWidth(spec, packed, tuning);
     const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
+    const int width = laneThreadWidth(spec, packed, tuning, shifted);
     // (A group published in parts takes lane threads wherever they tile a
     // warp and hold words of lanes or elements of 4 bytes or more: unpacked,
     // its lines ran 4-12x copy; shifted stages, H200, sum f16[1048576,16]

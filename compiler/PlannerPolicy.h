@@ -699,6 +699,16 @@ struct ColumnPolicy {
   // BENCHMARKS.md.
   static constexpr int kLaneWordBytes = 8;
   static constexpr int kLaneWordBytesOfBytes = 4;
+  // Unmasked u8/i8 max and min of 16 lanes on the grid take words of 8
+  // (H200, x copy, words of 4 / 8: max u8[1048576,16] dim=0 3.40 / 2.22,
+  // max u8[4194304,16] 3.18 / 1.94; BENCHMARKS.md, sixty-eighth pass):
+  // 146-150 registers, no spills. Not masked (words of 8 left lane threads
+  // for a plan without stages), nor bool (191 registers in words of 4,
+  // spilled 32 stores in words of 8), nor shifted stages (250 registers,
+  // not 146), nor 8 lanes, one thread an item (untimed; 44 stores spilled
+  // at 15 items).
+  static constexpr int kLaneWordBytesOfByteMaxMin = 8;
+  static constexpr int kLaneWordsOfByteMaxMinLanes = 16;
   static constexpr int kLaneThreadMaskedWideItems = 9;
   static constexpr int kLaneThreadByteItems = 15;
   // Groups published in parts (kMaxSplitPackedBytes) but for the masked wide

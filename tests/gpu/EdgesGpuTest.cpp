@@ -1406,13 +1406,15 @@ TEST(Edges, PackedLanesAWordAThread) {
 
 TEST(Edges, ByteLanesAsWords) {
   // Max and min of byte lanes held four to a word (byte_lanes.cuh): u8 and
-  // i8 (signed SIMD order), one word a thread and two (lane_width=8), 4, 8
-  // and 16 lanes (16 publish in parts), the policy's one block an SM and
-  // two, masks, both directions, exclusive, an odd length; on the grid, the
+  // i8 (signed SIMD order), one word a thread and two (lane_width=8, the
+  // policy's for unmasked 16 lanes on the grid), 4, 8 and 16 lanes (16
+  // publish in parts), the policy's one block an SM and two, masks, both
+  // directions, exclusive, an odd length; on the grid, the
   // output three elements in, and the input and mask off the grid
   // (shifted stages: words read and written byte by byte).
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "max u8[300001,16] dim=0"},
+      {"", "min i8[200001,16] dim=0 reverse"},
       {"", "min i8[200000,16] dim=0 mask reverse exclusive"},
       {"occupancy=2", "max i8[300000,16] dim=0 reverse"},
       {"occupancy=2", "min u8[250001,16] dim=0 mask"},

@@ -1838,7 +1838,7 @@ TEST(Planner, SixteenLanesPublishInParts) {
   const std::pair<const char *, int> cases[] = {
       {"sum f32[1048576,16] dim=0", 2},           {"max i32[1048576,16] dim=0 mask", 2},
       {"sum f16[1048576,16] dim=0", 4},           {"max bf16[2097152,16] dim=0 mask", 4},
-      {"max u8[1048576,16] dim=0", 4},            {"max u8[4194304,16] dim=0 mask", 4},
+      {"max u8[4194304,16] dim=0 mask", 4},
       {"min f32[3,700001,16] dim=1 reverse", 2}, {"sum f64[1048576,8] dim=0", 1},
       {"max i64[1048576,8] dim=0 reverse", 1},    {"max f64[1048576,8] dim=0 mask", 1}};
   PlanTuning offGrid;
@@ -1853,6 +1853,16 @@ TEST(Planner, SixteenLanesPublishInParts) {
       EXPECT_GE(p.stages, 3) << text;
       EXPECT_EQ(p.lookbackWarps % 2, 0) << text;
     }
+  // Unmasked byte max and min of 16 lanes: words of 8 lanes on the grid,
+  // of 4 in shifted stages (ColumnPolicy::kLaneWordBytesOfByteMaxMin).
+  for (const char *text : {"max u8[1048576,16] dim=0", "min i8[2097152,16] dim=0 reverse"}) {
+    const KernelPlan onGrid = plan(text), shifted = planKernel(mustParse(text), offGrid);
+    EXPECT_EQ(onGrid.packedLanes, 16) << text;
+    EXPECT_EQ(onGrid.laneWidth, 8) << text;
+    EXPECT_EQ(onGrid.items, 23) << text;
+    EXPECT_EQ(shifted.laneWidth, 4) << text;
+    EXPECT_EQ(shifted.items, 17) << text;
+  }
   // sm_120's 100 KB an SM holds two stages of 23 items of 16 f32 lanes: it
   // keeps the plan of smaller blocks (9 items on an untimed arch).
   const KernelPlan small = planKernel(mustParse("sum f32[1048576,16] dim=0"), {}, Target{120});
