@@ -213,7 +213,7 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   // in, the two loads taking 70 registers, not 48).
   constexpr bool kLaneRunsOfWords =
       !kTiles && R == 1 && (I * sizeof(typename P::In)) % 16 == 0 && (L * sizeof(typename P::In)) % 16 == 0;
-  const bool lane_runs_on_grid = kLaneRunsOfWords && (reinterpret_cast<u64>(in) & 15) == 0;
+  const bool lane_runs_on_grid = kLaneRunsOfWords && aligned16(in);
   const bool by_words = kByWords && off_grid && !lane_runs_on_grid;
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const long long row = run * R + lane / W;
