@@ -732,19 +732,34 @@ int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
 }
 
+// Items a thread of staged packed lanes: packedLanesItems's, but for 2-byte
+// elements of 2 lanes (unmasked, on a timed arch: sm_100's ptxas spilled
+// 8-40 stores at 19-21 items) or 3, which take the most items that keep
+// 128 registers without spills, fewer in shifted stages
+// (ColumnPolicy::kPackedTwoByteStaged*).
+int stagedPackedLanesItems(const ArchPolicy &arch, const ScanSpec &spec, int threads, int64_t lanes, bool shifted) {
+  using policy::ColumnPolicy;
+  if (twoByteInWordAccumulators(spec) && lanes == 2 && !spec.mask && arch.timed)
+    return shifted ? ColumnPolicy::kPackedTwoByteStagedTwoLaneShiftedItems : ColumnPolicy::kPackedTwoByteStagedTwoLaneItems;
+  if (twoByteInWordAccumulators(spec) && lanes == 3)
+    return shifted ? ColumnPolicy::kPackedTwoByteStagedThreeLaneShiftedItems
+                   : ColumnPolicy::kPackedTwoByteStagedThreeLaneItems;
+  return packedLanesItems(spec, threads, lanes);
+}
+
 // Adjacent lanes a lane thread holds of each packed item (lane_threads.cuh):
 // the tuning's where it makes whole groups of at most 16 bytes; else a word
 // of ColumnPolicy::kLaneWordBytes (kLaneWordBytesOfBytes for byte elements,
-// kLaneWordBytesOfByteMaxMin for unmasked u8/i8 max and min of 16 lanes on
-// the grid) where the lanes are whole such words and their accumulators of
-// at most 4 bytes each; else 1.
-int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tuning, bool shifted) {
+// kLaneWordBytesOfByteMaxMin for u8/i8 max and min of 8 or 16 lanes, kept
+// in one block an SM: planLinesByLookback) where the lanes are whole such
+// words and their accumulators of at most 4 bytes each; else 1.
+int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tuning) {
   const int64_t elementBytes = std::max(dtypeSize(spec.in), dtypeSize(spec.out));
   if (tuning.laneWidth)
     return lanes % tuning.laneWidth == 0 && tuning.laneWidth * elementBytes <= 16 ? tuning.laneWidth : 1;
   const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const bool byteMaxMinWords = (spec.in == DType::U8 || spec.in == DType::I8) && elementBytes == 1 &&
-                               (spec.op == ScanOp::Max || spec.op == ScanOp::Min) && !spec.mask && !shifted &&
+                               (spec.op == ScanOp::Max || spec.op == ScanOp::Min) &&
                                lanes % policy::ColumnPolicy::kLaneWordsOfByteMaxMinLanes == 0;
   const int64_t word = byteMaxMinWords    ? policy::ColumnPolicy::kLaneWordBytesOfByteMaxMin
                        : elementBytes == 1 ? policy::ColumnPolicy::kLaneWordBytesOfBytes
@@ -775,6 +790,7 @@ bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted
 // which the strided family gives one warp a line. Neighbouring lines' tiles
 // read the same sectors (through L2).
 bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
+  const KernelPlan entryPlan = plan; // (byte words of 8 plan again in words of 4)
   int threads, items;
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
@@ -832,7 +848,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
     const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
-    const int width = laneThreadWidth(spec, packed, tuning, shifted);
+    const int width = laneThreadWidth(spec, packed, tuning);
     // (A group published in parts takes lane threads wherever they tile a
     // warp and hold words of lanes or elements of 4 bytes or more: unpacked,
     // its lines ran 4-12x copy; shifted stages, H200, sum f16[1048576,16]
@@ -867,7 +883,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                                             : policy::ColumnPolicy::kLaneThreadItems);
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
-      items = pick(tuning.items, packedLanesItems(spec, threads, packed));
+      items = pick(tuning.items, stagedPackedLanesItems(arch, spec, threads, packed, shifted));
     }
     // Lane threads of groups in parts, and of 32-byte groups on the grid in
     // problems of many tiles: one block an SM of large tiles where its
@@ -876,18 +892,37 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     const bool oneBlockGroup =
         inParts || (packedGroupBytes(spec, packed) >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes && !shifted &&
                     plan.geometry.scan.size * (rows / packed) >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems);
+    // (Masked byte words of 8 lanes: 23 items' input and mask in three
+    // stages exceed the SM's shared memory.)
+    const bool byteWords = byteElements(spec) && plan.laneWidth == policy::ColumnPolicy::kLaneWordBytesOfByteMaxMin;
+    const bool maskedByteWords = spec.mask && byteWords;
     if (plan.laneThreads && oneBlockGroup && !tuning.occupancy) {
       KernelPlan oneBlock = plan;
       PlanTuning oneBlockTuning = tuning;
       oneBlockTuning.stages = pick(tuning.stages, policy::ColumnPolicy::kLaneThreadOneBlockMaxStages);
       planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads,
                    pick(tuning.items, shifted ? policy::ColumnPolicy::kLaneThreadOneBlockShiftedItems
-                                              : policy::ColumnPolicy::kLaneThreadOneBlockItems),
+                                      : maskedByteWords ? policy::ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems
+                                                        : policy::ColumnPolicy::kLaneThreadOneBlockItems),
                    /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
-      if (oneBlock.stages >= policy::ColumnPolicy::kLaneThreadOneBlockMinStages) {
+      // (Masked byte words of 8 lanes in fewer tiles than SMs lost to words
+      // of 4: ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems.)
+      const bool fewMaskedWordTiles =
+          maskedByteWords && !tuning.laneWidth && ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(oneBlock)) <
+                                 policy::kTimedSms;
+      if (oneBlock.stages >= policy::ColumnPolicy::kLaneThreadOneBlockMinStages && !fewMaskedWordTiles) {
         plan = oneBlock;
         return true;
       }
+    }
+    // Byte words of 8 lanes only in one block an SM: smaller blocks of them
+    // spilled 56 stores (max u8[65536,8] dim=0) or lost their stages with a
+    // mask (sm_120's 100 KB hold no three stages of one block): words of 4.
+    if (byteWords && !tuning.laneWidth) {
+      PlanTuning wordsOfFour = tuning;
+      wordsOfFour.laneWidth = policy::ColumnPolicy::kLaneWordBytesOfBytes;
+      plan = entryPlan;
+      return planLinesByLookback(arch, spec, wordsOfFour, plan);
     }
     if (!partsAsItems)
       planLookback(arch, spec, tuning, plan, rows / packed, threads, items);

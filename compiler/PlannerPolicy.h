@@ -645,6 +645,25 @@ struct ColumnPolicy {
   static constexpr int kPackedTwoByteMaxGroupBytes = 16;
   static constexpr int kPackedTwoByteWideThreads = 128;
   static constexpr int kPackedTwoByteWideAccBytes = 256;
+  // Staged, 2-byte elements of 2 lanes (unmasked) and of 3 take the most
+  // items that keep 128 registers without spills, not the budget's power of
+  // two (H200, x copy, 16 -> 23 items: sum f16[16777216,2] dim=0 1.42 ->
+  // 1.14, sum bf16[33554432,2] 1.39 -> 1.06, min i16[16777216,2] exclusive
+  // 1.53 -> 1.22, prod f16[8388608,2] reverse 1.50 -> 1.21, sum
+  // f16[8388608,2] @1 1.70 -> 1.44, max bf16[2,8388607,2] dim=1 reverse
+  // 1.79 -> 1.67, sum f16[4194304,2] 2.05 -> 1.70; 8 -> 11 items: sum
+  // f16[5592405,3] 1.59 -> 1.35, prod bf16[5592400,3] exclusive 1.66 ->
+  // 1.45, max f16[5592405,3] mask 1.65 -> 1.48; 15 spilled 12 stores).
+  // On the grid 20 items of 2 lanes and 11 of 3, shifted 18 and 10: the
+  // most without spills on sm_90 over every op, 2-byte dtype and flag (sum
+  // f16[300000,2] spilled 8 stores at 21, shifted 2 lanes at 19-20 and 3
+  // lanes at 11). Masked 2 lanes keep 16: at 19 and 23 their stages of
+  // input and mask fell to two and they ran 4.2-5.0 (sum bf16[8388608,2]
+  // mask 1.38). BENCHMARKS.md, sixty-ninth pass.
+  static constexpr int kPackedTwoByteStagedTwoLaneItems = 20;
+  static constexpr int kPackedTwoByteStagedTwoLaneShiftedItems = 18;
+  static constexpr int kPackedTwoByteStagedThreeLaneItems = 11;
+  static constexpr int kPackedTwoByteStagedThreeLaneShiftedItems = 10;
   // Packed lanes that tile a warp (2, 4, 8 or 16 of them), of elements of
   // at least kLaneThreadMinBytes and at most kLaneThreadGroupBytes of
   // accumulators a group (32-byte groups spilled 20-92 bytes in these
@@ -699,16 +718,20 @@ struct ColumnPolicy {
   // BENCHMARKS.md.
   static constexpr int kLaneWordBytes = 8;
   static constexpr int kLaneWordBytesOfBytes = 4;
-  // Unmasked u8/i8 max and min of 16 lanes on the grid take words of 8
-  // (H200, x copy, words of 4 / 8: max u8[1048576,16] dim=0 3.40 / 2.22,
-  // max u8[4194304,16] 3.18 / 1.94; BENCHMARKS.md, sixty-eighth pass):
-  // 146-150 registers, no spills. Not masked (words of 8 left lane threads
-  // for a plan without stages), nor bool (191 registers in words of 4,
-  // spilled 32 stores in words of 8), nor shifted stages (250 registers,
-  // not 146), nor 8 lanes, one thread an item (untimed; 44 stores spilled
-  // at 15 items).
+  // u8/i8 max and min of 8 or 16 lanes take words of 8 where they plan one
+  // block an SM (H200, x copy, words of 4 / 8: max u8[1048576,16] dim=0
+  // 3.40 / 2.22, max u8[4194304,16] 3.18 / 1.94, 146-150 registers; 8
+  // lanes, one thread an item, 128 registers: max u8[8388608,8] 1.89 /
+  // 1.52, min i8[2097152,8] exclusive 2.47 / 1.97, max u8[1048573,8] 1.91 /
+  // 1.62; shifted stages, 250 registers, no spills: max u8[4194304,16] @1
+  // 4.13 / 2.65, min u8[1048573,16] reverse @2 3.56 / 2.37; masked, in
+  // kLaneThreadOneBlockMaskedByteWordItems: max u8[4194304,16] mask 2.32 /
+  // 1.95, max u8[8388608,8] mask reverse 1.87 / 1.66; BENCHMARKS.md,
+  // sixty-ninth pass). Else words of 4: smaller blocks of words of 8
+  // spilled 56 stores (max u8[65536,8]) or, masked, lost their stages. Not
+  // bool (191 registers in words of 4, spilled 32 stores in words of 8).
   static constexpr int kLaneWordBytesOfByteMaxMin = 8;
-  static constexpr int kLaneWordsOfByteMaxMinLanes = 16;
+  static constexpr int kLaneWordsOfByteMaxMinLanes = 8;
   static constexpr int kLaneThreadMaskedWideItems = 9;
   static constexpr int kLaneThreadByteItems = 15;
   // Groups published in parts (kMaxSplitPackedBytes) but for the masked wide
@@ -756,6 +779,16 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadOneBlockPerSm = 1;
   static constexpr int kLaneThreadOneBlockItems = 23;
   static constexpr int kLaneThreadOneBlockShiftedItems = 17;
+  // Masked byte words of 8 lanes in one block: 17 items, as 23 items'
+  // input and mask in three stages exceed the SM's shared memory (H200, x
+  // copy, 13 / 15 / 17 items: max u8[4194304,16] mask 2.13 / 1.93 / 1.81,
+  // min i8[2097152,16] mask reverse 2.14 / 2.00 / 1.97, max u8[8388608,8]
+  // mask reverse 1.82 / 1.66 / 1.62; a second round, 15 / 17: 1.83 /
+  // 1.81, 1.97 / 1.88, 1.76 / 1.58, max u8[1048576,16] mask 2.02 / 1.97,
+  // min u8[16777216,8] mask 1.46 / 1.43), and only in as many tiles as SMs:
+  // fewer lost to words of 4 (max i8[262144,8] mask, 68 tiles at 15 items,
+  // 1.58 -> 1.77; min i8[300000,8] mask, 1.26 -> 1.35).
+  static constexpr int kLaneThreadOneBlockMaskedByteWordItems = 17;
   static constexpr int kLaneThreadOneBlockMinStages = 3;
   // ... and at most three stages, not the four the SM holds (H200, x copy,
   // 4 -> 3 stages: max u8[1048576,16] dim=0 3.36 -> 3.16, min

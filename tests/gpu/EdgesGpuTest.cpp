@@ -1309,9 +1309,10 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "min f32[200003,8] dim=0 exclusive",    "max f64[100000,4] dim=0 mask",
       "sum i32[150000,4] dim=0 reverse exclusive", "max i32[120000,8] dim=0",
       "sum f16[4,50000,8] dim=1",
-      // 2-byte elements in 4-byte accumulators: blocks of 256 and 8-16 items
+      // 2-byte elements in 4-byte accumulators: blocks of 256 and 8-21 items
       // (2-4 lanes), blocks of 128 and 8 items (5-8 lanes).
       "sum bf16[300000,2] dim=0 mask reverse", "prod f16[70000,3] dim=0 exclusive",
+      "prod bf16[200001,2] dim=0 reverse exclusive", "max i16[100001,3] dim=0 mask reverse",
       "sum bf16[150000,8] dim=0 mask reverse exclusive", "max i16[120000,5] dim=0 reverse",
       "sum f16[200000,6] dim=0 exclusive",    "min f16[100000,7] dim=0 mask",
       // One group of any length: the input's, mask's and output's last
@@ -1328,6 +1329,7 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "sum f32[2,300001,2] dim=1",            "sum f16[2,200003,3] dim=1 mask reverse",
       "max f64[2,100001,3] dim=1 exclusive",  "sum i32[3,300001,2] dim=1 reverse",
       "sum f32[2,200001,4] dim=1 mask exclusive", "max bf16[3,70001,8] dim=1 mask",
+      "max bf16[2,200001,2] dim=1 reverse",
   };
   int laneThreadPlans = 0;
   for (const auto &[list, edges] : {std::pair(&specs, false), std::pair(&shifted, true)})
@@ -1407,15 +1409,18 @@ TEST(Edges, PackedLanesAWordAThread) {
 TEST(Edges, ByteLanesAsWords) {
   // Max and min of byte lanes held four to a word (byte_lanes.cuh): u8 and
   // i8 (signed SIMD order), one word a thread and two (lane_width=8, the
-  // policy's for unmasked 16 lanes on the grid), 4, 8 and 16 lanes (16
-  // publish in parts), the policy's one block an SM and two, masks, both
-  // directions, exclusive, an odd length; on the grid, the
-  // output three elements in, and the input and mask off the grid
-  // (shifted stages: words read and written byte by byte).
+  // policy's for 8 and 16 lanes in one block an SM, masked and in shifted
+  // stages too), 4, 8 and 16 lanes (16 publish in parts), the policy's one
+  // block an SM and two, masks, both directions, exclusive, an odd length;
+  // on the grid, the output three elements in, and the input and mask off
+  // the grid (shifted stages: words read and written byte by byte).
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "max u8[300001,16] dim=0"},
       {"", "min i8[200001,16] dim=0 reverse"},
       {"", "min i8[200000,16] dim=0 mask reverse exclusive"},
+      {"", "max u8[600001,8] dim=0 mask reverse"},
+      {"", "min u8[300001,16] dim=0 mask"},
+      {"", "min i8[280000,8] dim=0 exclusive"},
       {"occupancy=2", "max i8[300000,16] dim=0 reverse"},
       {"occupancy=2", "min u8[250001,16] dim=0 mask"},
       {"lane_width=8", "max u8[300000,8] dim=0 exclusive"},

@@ -1792,12 +1792,23 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
       {"sum f16[8388608,4] dim=0 mask", 256, 8},      {"prod bf16[4194304,4] dim=0 mask reverse", 256, 8},
       {"max i16[4194304,4] dim=0 mask", 256, 8},      {"sum bf16[8388608,2] dim=0 mask", 256, 16},
       {"max f16[2097152,6] dim=0", 128, 8},           {"sum bf16[2097152,6] dim=0 exclusive", 128, 8},
-      {"min i16[3355440,5] dim=0", 128, 8}};
+      {"min i16[3355440,5] dim=0", 128, 8},
+      // Staged 2 lanes unmasked and 3 lanes: the most items that keep 128
+      // registers (kPackedTwoByteStagedTwoLaneItems, ...ThreeLaneItems); in
+      // shifted stages fewer (...ShiftedItems).
+      {"sum f16[16777216,2] dim=0", 256, 20},         {"prod f16[8388608,2] dim=0 reverse exclusive", 256, 20},
+      {"sum f16[5592405,3] dim=0", 256, 11},          {"max i16[5592405,3] dim=0 mask exclusive", 256, 11}};
   for (const auto &[text, threads, itemsEach] : twoByte) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.threads, threads) << text;
     EXPECT_EQ(p.items, itemsEach) << text;
   }
+  // Untimed archs keep the budget's 16 for 2 lanes (sm_100 spilled at 19).
+  EXPECT_EQ(planKernel(mustParse("sum f16[16777216,2] dim=0"), {}, Target{100}).items, 16);
+  PlanTuning offGrid;
+  offGrid.offGrid = 1;
+  EXPECT_EQ(planKernel(mustParse("sum f16[16777216,2] dim=0"), offGrid).items, 18);
+  EXPECT_EQ(planKernel(mustParse("sum f16[5592405,3] dim=0"), offGrid).items, 10);
   // i16 sums (in 8-byte accumulators) keep the usual budget.
   EXPECT_EQ(plan("sum i16[4194304,4] dim=0").items, 2);
   // One group alone packs whatever its length (the pipeline copies its
@@ -1838,7 +1849,6 @@ TEST(Planner, SixteenLanesPublishInParts) {
   const std::pair<const char *, int> cases[] = {
       {"sum f32[1048576,16] dim=0", 2},           {"max i32[1048576,16] dim=0 mask", 2},
       {"sum f16[1048576,16] dim=0", 4},           {"max bf16[2097152,16] dim=0 mask", 4},
-      {"max u8[4194304,16] dim=0 mask", 4},
       {"min f32[3,700001,16] dim=1 reverse", 2}, {"sum f64[1048576,8] dim=0", 1},
       {"max i64[1048576,8] dim=0 reverse", 1},    {"max f64[1048576,8] dim=0 mask", 1}};
   PlanTuning offGrid;
@@ -1853,21 +1863,32 @@ TEST(Planner, SixteenLanesPublishInParts) {
       EXPECT_GE(p.stages, 3) << text;
       EXPECT_EQ(p.lookbackWarps % 2, 0) << text;
     }
-  // Unmasked byte max and min of 16 lanes: words of 8 lanes on the grid,
-  // of 4 in shifted stages (ColumnPolicy::kLaneWordBytesOfByteMaxMin).
-  for (const char *text : {"max u8[1048576,16] dim=0", "min i8[2097152,16] dim=0 reverse"}) {
+  // Byte max and min of 16 lanes: words of 8 lanes, on the grid and in
+  // shifted stages; masked, of 17 items on the grid, in as many tiles as
+  // SMs (ColumnPolicy::kLaneWordBytesOfByteMaxMin).
+  const std::tuple<const char *, int, int> byteCases[] = {{"max u8[1048576,16] dim=0", 23, 17},
+                                                          {"min i8[2097152,16] dim=0 reverse", 23, 17},
+                                                          {"max u8[4194304,16] dim=0 mask", 17, 17}};
+  for (const auto &[text, onGridItems, shiftedItems] : byteCases) {
     const KernelPlan onGrid = plan(text), shifted = planKernel(mustParse(text), offGrid);
-    EXPECT_EQ(onGrid.packedLanes, 16) << text;
-    EXPECT_EQ(onGrid.laneWidth, 8) << text;
-    EXPECT_EQ(onGrid.items, 23) << text;
-    EXPECT_EQ(shifted.laneWidth, 4) << text;
-    EXPECT_EQ(shifted.items, 17) << text;
+    for (const auto &[p, items] : {std::pair{onGrid, onGridItems}, std::pair{shifted, shiftedItems}}) {
+      EXPECT_EQ(p.packedLanes, 16) << text;
+      EXPECT_EQ(p.laneWidth, 8) << text;
+      EXPECT_EQ(p.items, items) << text;
+      EXPECT_EQ(p.minBlocksPerSm, 1) << text;
+      EXPECT_GE(p.stages, 3) << text;
+    }
   }
+  // Masked in fewer tiles than SMs (65536 / 2176 items a tile): words of 4.
+  EXPECT_EQ(plan("max u8[65536,16] dim=0 mask").laneWidth, 4);
   // sm_120's 100 KB an SM holds two stages of 23 items of 16 f32 lanes: it
-  // keeps the plan of smaller blocks (9 items on an untimed arch).
+  // keeps the plan of smaller blocks (9 items on an untimed arch), and byte
+  // lanes there keep words of 4.
   const KernelPlan small = planKernel(mustParse("sum f32[1048576,16] dim=0"), {}, Target{120});
   EXPECT_TRUE(small.laneThreads);
   EXPECT_EQ(small.items, 9);
+  for (const char *text : {"max u8[4194304,16] dim=0", "max u8[4194304,16] dim=0 mask", "max u8[8388608,8] dim=0"})
+    EXPECT_EQ(planKernel(mustParse(text), {}, Target{120}).laneWidth, 4) << text;
   // A tuning's odd count of reading warps rounds down to whole warps a part.
   PlanTuning threeWarps;
   threeWarps.lookbackWarps = 3;
@@ -1879,8 +1900,8 @@ TEST(Planner, SixteenLanesPublishInParts) {
 // items (too few tiles for the SMs) and shifted stages keep the smaller
 // blocks (ColumnPolicy::kLaneThreadOneBlock*).
 TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
-  for (const char *text : {"sum f32[262144,8] dim=0", "max u8[8388608,8] dim=0 mask reverse",
-                           "max i16[4194304,8] dim=0 reverse", "max f32[36,39292,8] dim=1 reverse"}) {
+  for (const char *text : {"sum f32[262144,8] dim=0", "max u8[8388608,8] dim=0", "max i16[4194304,8] dim=0 reverse",
+                           "max f32[36,39292,8] dim=1 reverse"}) {
     const KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
     EXPECT_EQ(p.items, 23) << text;
@@ -1896,6 +1917,19 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   }
   // 16-byte groups keep the smaller blocks whatever their size.
   EXPECT_EQ(plan("sum f32[16777216,4] dim=0").items, 11);
+  // Byte max and min of 8 lanes: words of 8 in one block an SM (masked: 17
+  // items), words of 4 in the smaller blocks and, masked, in fewer tiles
+  // than SMs (ColumnPolicy::kLaneWordBytesOfByteMaxMin).
+  const KernelPlan byteWords = plan("max u8[8388608,8] dim=0"), maskedByteWords = plan("max u8[8388608,8] dim=0 mask");
+  EXPECT_EQ(byteWords.laneWidth, 8);
+  EXPECT_EQ(maskedByteWords.laneWidth, 8);
+  EXPECT_EQ(maskedByteWords.items, 17);
+  EXPECT_EQ(maskedByteWords.minBlocksPerSm, 1);
+  const KernelPlan smallBlocks = plan("max u8[200000,8] dim=0"), fewTiles = plan("min i8[262144,8] dim=0 mask");
+  EXPECT_EQ(smallBlocks.laneWidth, 4);
+  EXPECT_EQ(smallBlocks.minBlocksPerSm, 2);
+  EXPECT_EQ(fewTiles.laneWidth, 4);
+  EXPECT_EQ(fewTiles.items, 23);
 }
 
 // Packed lanes are scanned by lane threads (lane_threads.cuh) where the
