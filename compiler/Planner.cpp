@@ -732,11 +732,14 @@ int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
   return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
 }
 
-// Items a thread of staged packed lanes: packedLanesItems's, but for 2-byte
-// elements of 2 lanes (unmasked, on a timed arch: sm_100's ptxas spilled
-// 8-40 stores at 19-21 items) or 3, which take the most items that keep
-// 128 registers without spills, fewer in shifted stages
-// (ColumnPolicy::kPackedTwoByteStaged*).
+// Items a thread of staged packed lanes: 2-byte elements of 2 lanes
+// (unmasked, on a timed arch: sm_100's ptxas spilled 8-40 stores at 19-21
+// items) or 3 take the most items that keep 128 registers without spills,
+// fewer in shifted stages (ColumnPolicy::kPackedTwoByteStaged*); groups of
+// up to 24 bytes of accumulators in blocks of up to 256, on a timed arch,
+// packedLanesItems's budgets, wider and not rounded to a power of two
+// (ColumnPolicy::kPackedStaged*; planLinesByLookback keeps three stages);
+// else its items.
 int stagedPackedLanesItems(const ArchPolicy &arch, const ScanSpec &spec, int threads, int64_t lanes, bool shifted) {
   using policy::ColumnPolicy;
   if (twoByteInWordAccumulators(spec) && lanes == 2 && !spec.mask && arch.timed)
@@ -744,7 +747,15 @@ int stagedPackedLanesItems(const ArchPolicy &arch, const ScanSpec &spec, int thr
   if (twoByteInWordAccumulators(spec) && lanes == 3)
     return shifted ? ColumnPolicy::kPackedTwoByteStagedThreeLaneShiftedItems
                    : ColumnPolicy::kPackedTwoByteStagedThreeLaneItems;
-  return packedLanesItems(spec, threads, lanes);
+  const int64_t groupBytes = packedGroupBytes(spec, lanes);
+  if (groupBytes > ColumnPolicy::kPackedStagedMaxGroupBytes || threads > ColumnPolicy::kPackedStagedMaxThreads ||
+      !arch.timed)
+    return packedLanesItems(spec, threads, lanes);
+  const int64_t byTile = ColumnPolicy::kPackedStagedTileBytes / (threads * lanes * dtypeSize(spec.in));
+  const int64_t budget = !twoByteInWordAccumulators(spec)                     ? ColumnPolicy::kPackedStagedAccBytes
+                         : groupBytes <= ColumnPolicy::kPackedTwoByteMaxGroupBytes ? ColumnPolicy::kPackedTwoByteAccBytes
+                                                                                  : ColumnPolicy::kPackedTwoByteWideAccBytes;
+  return int(std::max<int64_t>(1, std::min(byTile, budget / groupBytes)));
 }
 
 // Adjacent lanes a lane thread holds of each packed item (lane_threads.cuh):
@@ -924,8 +935,18 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       plan = entryPlan;
       return planLinesByLookback(arch, spec, wordsOfFour, plan);
     }
-    if (!partsAsItems)
+    if (!partsAsItems) {
+      const KernelPlan unplanned = plan;
       planLookback(arch, spec, tuning, plan, rows / packed, threads, items);
+      // Lanes items past the power-of-two budget's, not at the cost of the
+      // third stage (ColumnPolicy::kPackedStagedAccBytes).
+      const int budgetItems = plan.laneThreads ? items : packedLanesItems(spec, threads, packed);
+      while (!tuning.items && plan.stages > 0 && plan.stages < policy::ColumnPolicy::kPackedStagedMinStages &&
+             items > budgetItems) {
+        plan = unplanned;
+        planLookback(arch, spec, tuning, plan, rows / packed, threads, --items);
+      }
+    }
     if (plan.stages > 0)
       return true;
     plan.packedLanes = 0;

@@ -661,6 +661,30 @@ struct ColumnPolicy {
   // input and mask fell to two and they ran 4.2-5.0 (sum bf16[8388608,2]
   // mask 1.38). BENCHMARKS.md, sixty-ninth pass.
   static constexpr int kPackedTwoByteStagedTwoLaneItems = 20;
+  // Staged packed lanes of other kinds (not lane threads): tiles of up to
+  // 32 KB, 96 bytes of accumulators a thread (2-byte elements: their
+  // budgets above), not rounded down to a power of two, while three stages
+  // fit (a sweep, H200, x copy: sum f32[5592404,3] 4 -> 6 items 1.61 ->
+  // 1.23, max i32[5592404,3] mask reverse 1.68 -> 1.25, at 8 items two
+  // stages 1.74; sum f32[2796202,6] 2 -> 4 items 2.55 -> 1.39). The A/B
+  // against power-of-two items, two rounds, 18 of 18 gained 14-48%: sum
+  // f32[5592404,3] 1.67 -> 1.13 (8 items), max i32[5592404,3] mask reverse
+  // 1.57 -> 1.23 (7), sum f32[3355443,5] 3.40 -> 1.76, sum u8[5592405,3]
+  // (i64 accumulators) 4.29 -> 2.21, sum f64[5592405,3] 2.85 -> 1.55, sum
+  // u8[16777216,2] 2.53 -> 1.71, sum f16[3355440,5] 3.29 -> 2.16 (12), sum
+  // f32[16777216,3] 2.04 -> 1.23, min f32[5592405,3] @1 1.89 -> 1.48.
+  // Timed archs only: sm_100 and sm_120 spilled 8-48 stores (shifted
+  // products of 3 lanes, byte max/min of 6). BENCHMARKS.md, sixty-ninth
+  // pass.
+  static constexpr int kPackedStagedTileBytes = 32 * 1024;
+  static constexpr int kPackedStagedAccBytes = 96;
+  static constexpr int kPackedStagedMinStages = 3;
+  // ... in groups of up to 24 bytes of accumulators, blocks of up to 256:
+  // 7 lanes of 4 bytes spilled 8-24 stores at 3 items, byte max/min of 3
+  // lanes in blocks of 384 (80 registers) 20 at 8, i16 products of 4 lanes
+  // (32 bytes) 32 at 3.
+  static constexpr int kPackedStagedMaxGroupBytes = 24;
+  static constexpr int kPackedStagedMaxThreads = 256;
   static constexpr int kPackedTwoByteStagedTwoLaneShiftedItems = 18;
   static constexpr int kPackedTwoByteStagedThreeLaneItems = 11;
   static constexpr int kPackedTwoByteStagedThreeLaneShiftedItems = 10;

@@ -1787,12 +1787,14 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   EXPECT_EQ(items.workspaceBytes, 16 + 2 * (4194304 / (256 * 8)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
   // Sums and products of them too (2 lanes: 16 items); groups of 5-8 lanes
   // of them (over 16 bytes of accumulators) take blocks of 128 and four
-  // times the budget (kPackedTwoByteWideAccBytes).
+  // times the budget (kPackedTwoByteWideAccBytes), staged up to 24 bytes
+  // not rounded to a power of two (kPackedStagedMaxGroupBytes): 5 lanes 12
+  // items, 6 lanes 10, 7 lanes 8.
   const std::tuple<const char *, int, int> twoByte[] = {
       {"sum f16[8388608,4] dim=0 mask", 256, 8},      {"prod bf16[4194304,4] dim=0 mask reverse", 256, 8},
       {"max i16[4194304,4] dim=0 mask", 256, 8},      {"sum bf16[8388608,2] dim=0 mask", 256, 16},
-      {"max f16[2097152,6] dim=0", 128, 8},           {"sum bf16[2097152,6] dim=0 exclusive", 128, 8},
-      {"min i16[3355440,5] dim=0", 128, 8},
+      {"max f16[2097152,6] dim=0", 128, 10},          {"sum bf16[2097152,6] dim=0 exclusive", 128, 10},
+      {"min i16[3355440,5] dim=0", 128, 12},          {"min bf16[2097152,7] dim=0", 128, 8},
       // Staged 2 lanes unmasked and 3 lanes: the most items that keep 128
       // registers (kPackedTwoByteStagedTwoLaneItems, ...ThreeLaneItems); in
       // shifted stages fewer (...ShiftedItems).
@@ -1803,7 +1805,24 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_EQ(p.threads, threads) << text;
     EXPECT_EQ(p.items, itemsEach) << text;
   }
-  // Untimed archs keep the budget's 16 for 2 lanes (sm_100 spilled at 19).
+  // Other staged groups of up to 24 bytes: 96 bytes of accumulators, tiles
+  // of up to 32 KB, while three stages fit (kPackedStaged*): f32 x 3 8
+  // items, masked 7 (8 leave two stages), f32 x 6 4, byte sums into i64 x 2
+  // 6; 7 lanes of f32 (28 bytes) keep the power-of-two budget's 2.
+  const std::pair<const char *, int> staged[] = {{"sum f32[5592404,3] dim=0", 8},
+                                                 {"max i32[5592404,3] dim=0 mask reverse", 7},
+                                                 {"sum f32[2796202,6] dim=0", 4},
+                                                 {"sum u8[16777216,2] dim=0", 6},
+                                                 {"max i32[2396745,7] dim=0", 2}};
+  for (const auto &[text, itemsEach] : staged) {
+    const KernelPlan p = plan(text);
+    EXPECT_FALSE(p.laneThreads) << text;
+    EXPECT_EQ(p.items, itemsEach) << text;
+    EXPECT_GE(p.stages, 3) << text;
+  }
+  // Untimed archs keep the power-of-two budgets (sm_100 spilled at 19 items
+  // of 2-byte pairs, sm_100 and sm_120 8-48 stores in the wider ones).
+  EXPECT_EQ(planKernel(mustParse("sum f32[5592404,3] dim=0"), {}, Target{100}).items, 4);
   EXPECT_EQ(planKernel(mustParse("sum f16[16777216,2] dim=0"), {}, Target{100}).items, 16);
   PlanTuning offGrid;
   offGrid.offGrid = 1;
@@ -1998,7 +2017,7 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
   EXPECT_FALSE(lanesItems.laneThreads);
   EXPECT_EQ(lanesItems.laneWidth, 1);
   EXPECT_EQ(lanesItems.threads, 256);
-  EXPECT_EQ(lanesItems.items, 8);
+  EXPECT_EQ(lanesItems.items, 12); // (staged: 96 bytes of accumulators, kPackedStagedAccBytes)
   // lane_width= sets the lanes a thread holds where they make whole groups
   // of at most 16 bytes; else a thread holds one lane.
   KernelPlan scalar = planKernel(mustParse("sum f32[8388608,2] dim=0"), *parsePlanTuning("lane_width=1"));
