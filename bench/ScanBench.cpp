@@ -196,6 +196,16 @@ const Case kCases[] = {
     {"cliffs", "sum bf16[559209,48] dim=1 mask", 3},
     {"cliffs", "max f16[349525,96] dim=1"},
     {"cliffs", "max u8[335544,100] dim=1 exclusive", 2},
+    // Packed narrow columns the suite sampled once or twice (BENCHMARKS.md,
+    // sixty-ninth pass): odd lane counts of 4-byte elements, 2-byte pairs
+    // and triples, byte sums into i64, byte max/min in words, shifted too.
+    {"cliffs", "sum f32[5592405,3] dim=0"},
+    {"cliffs", "max i32[3355443,5] dim=0 mask"},
+    {"cliffs", "sum f16[16777216,2] dim=0"},
+    {"cliffs", "prod bf16[5592405,3] dim=0 reverse"},
+    {"cliffs", "sum u8[16777216,2] dim=0"},
+    {"cliffs", "max u8[8388608,8] dim=0 mask"},
+    {"cliffs", "min i8[4194304,16] dim=0", 1},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
