@@ -918,9 +918,8 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                    /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
       // (Masked byte words of 8 lanes in fewer tiles than SMs lost to words
       // of 4: ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems.)
-      const bool fewMaskedWordTiles =
-          maskedByteWords && !tuning.laneWidth && ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(oneBlock)) <
-                                 policy::kTimedSms;
+      const int64_t oneBlockTiles = ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(oneBlock));
+      const bool fewMaskedWordTiles = maskedByteWords && !tuning.laneWidth && oneBlockTiles < policy::kTimedSms;
       if (oneBlock.stages >= policy::ColumnPolicy::kLaneThreadOneBlockMinStages && !fewMaskedWordTiles) {
         plan = oneBlock;
         return true;
@@ -941,8 +940,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       // Lanes items past the power-of-two budget's, not at the cost of the
       // third stage (ColumnPolicy::kPackedStagedAccBytes).
       const int budgetItems = plan.laneThreads ? items : packedLanesItems(spec, threads, packed);
-      while (!tuning.items && plan.stages > 0 && plan.stages < policy::ColumnPolicy::kPackedStagedMinStages &&
-             items > budgetItems) {
+      while (!tuning.items && plan.stages < policy::ColumnPolicy::kPackedStagedMinStages && items > budgetItems) {
         plan = unplanned;
         planLookback(arch, spec, tuning, plan, rows / packed, threads, --items);
       }
