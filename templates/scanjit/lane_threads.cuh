@@ -148,15 +148,19 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
     constexpr bool kWords = kWidth > 1 && !Pipe::kShiftedStages;
     const In *in = reinterpret_cast<const In *>(pipe.in_at(s));
     const Keep *keep = reinterpret_cast<const Keep *>(pipe.mask_at(s));
-    if (first_item() + kItems <= valid) { // (every tile but a scan's last: no item checked)
+    if (first_item() + kItems <= valid) // (every tile but a scan's last: no item checked)
+      lift_items<kWords, true>(in, keep, valid, x);
+    else
+      lift_items<kWords, false>(in, keep, valid, x);
+  }
+
+  // Lifts this thread's items from the stage (kFull: every item in the
+  // tile, none checked against `valid`).
+  template <bool kWords, bool kFull, class In, class Keep>
+  static __device__ __forceinline__ void lift_items(const In *in, const Keep *keep, int valid, Acc (&x)[kItems]) {
 #pragma unroll
-      for (int j = 0; j < kItems; ++j)
-        x[j] = Group::template lift<kWords>(in + element(j), keep + element(j), true);
-    } else {
-#pragma unroll
-      for (int j = 0; j < kItems; ++j)
-        x[j] = Group::template lift<kWords>(in + element(j), keep + element(j), first_item() + j < valid);
-    }
+    for (int j = 0; j < kItems; ++j)
+      x[j] = Group::template lift<kWords>(in + element(j), keep + element(j), kFull || first_item() + j < valid);
   }
 
   // The tile's scan but its prefix: thread, then the lane's threads in the
