@@ -715,21 +715,27 @@ int packedLanesThreads(const ScanSpec &spec, int64_t lanes, int lookbackThreads)
   return groupBytes > 16 || dtypeSize(spec.in) >= 4 ? policy::LookbackPolicy::kLargeTileWideThreads : lookbackThreads;
 }
 
-// Items a thread of packed lanes: a tile of about kPackedTileBytes of
-// input, within kPackedAccBytes of accumulators a thread (2-byte elements
-// in 4-byte accumulators: kPackedTwoByteAccBytes, kPackedTwoByteWideAccBytes
-// in groups of over kPackedTwoByteMaxGroupBytes), a power of two. (H100:
-// f64[8388608,2] 2 items 2.2 of copy, 4 items 1.5; f32[4194304,4] 2 items
-// 1.7, 8 items 4.3; BENCHMARKS.md.)
-int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
-  const int64_t byTile = policy::ColumnPolicy::kPackedTileBytes / (threads * lanes * dtypeSize(spec.in));
+// Items a thread of packed lanes that make a tile of at most `tileBytes` of
+// input within `accBytes` of accumulators a thread (2-byte elements in
+// 4-byte accumulators: kPackedTwoByteAccBytes, kPackedTwoByteWideAccBytes
+// in groups of over kPackedTwoByteMaxGroupBytes), at least one.
+int64_t packedItemsWithin(const ScanSpec &spec, int threads, int64_t lanes, int64_t tileBytes, int64_t accBytes) {
+  const int64_t byTile = tileBytes / (threads * lanes * dtypeSize(spec.in));
   const int64_t groupBytes = packedGroupBytes(spec, lanes);
-  const int64_t budget = !twoByteInWordAccumulators(spec) ? policy::ColumnPolicy::kPackedAccBytes
+  const int64_t budget = !twoByteInWordAccumulators(spec) ? accBytes
                          : groupBytes <= policy::ColumnPolicy::kPackedTwoByteMaxGroupBytes
                              ? policy::ColumnPolicy::kPackedTwoByteAccBytes
                              : policy::ColumnPolicy::kPackedTwoByteWideAccBytes;
-  const int64_t byAcc = budget / groupBytes;
-  return int(llvm::PowerOf2Floor(uint64_t(std::max<int64_t>(1, std::min(byTile, byAcc)))));
+  return std::max<int64_t>(1, std::min(byTile, budget / groupBytes));
+}
+
+// Items a thread of packed lanes: a tile of about kPackedTileBytes of
+// input, within kPackedAccBytes of accumulators a thread, a power of two.
+// (H100: f64[8388608,2] 2 items 2.2 of copy, 4 items 1.5; f32[4194304,4] 2
+// items 1.7, 8 items 4.3; BENCHMARKS.md.)
+int packedLanesItems(const ScanSpec &spec, int threads, int64_t lanes) {
+  return int(llvm::PowerOf2Floor(uint64_t(packedItemsWithin(spec, threads, lanes, policy::ColumnPolicy::kPackedTileBytes,
+                                                            policy::ColumnPolicy::kPackedAccBytes))));
 }
 
 // Items a thread of staged packed lanes: 2-byte elements of 2 lanes
@@ -747,15 +753,11 @@ int stagedPackedLanesItems(const ArchPolicy &arch, const ScanSpec &spec, int thr
   if (twoByteInWordAccumulators(spec) && lanes == 3)
     return shifted ? ColumnPolicy::kPackedTwoByteStagedThreeLaneShiftedItems
                    : ColumnPolicy::kPackedTwoByteStagedThreeLaneItems;
-  const int64_t groupBytes = packedGroupBytes(spec, lanes);
-  if (groupBytes > ColumnPolicy::kPackedStagedMaxGroupBytes || threads > ColumnPolicy::kPackedStagedMaxThreads ||
-      !arch.timed)
+  if (packedGroupBytes(spec, lanes) > ColumnPolicy::kPackedStagedMaxGroupBytes ||
+      threads > ColumnPolicy::kPackedStagedMaxThreads || !arch.timed)
     return packedLanesItems(spec, threads, lanes);
-  const int64_t byTile = ColumnPolicy::kPackedStagedTileBytes / (threads * lanes * dtypeSize(spec.in));
-  const int64_t budget = !twoByteInWordAccumulators(spec)                     ? ColumnPolicy::kPackedStagedAccBytes
-                         : groupBytes <= ColumnPolicy::kPackedTwoByteMaxGroupBytes ? ColumnPolicy::kPackedTwoByteAccBytes
-                                                                                  : ColumnPolicy::kPackedTwoByteWideAccBytes;
-  return int(std::max<int64_t>(1, std::min(byTile, budget / groupBytes)));
+  return int(packedItemsWithin(spec, threads, lanes, ColumnPolicy::kPackedStagedTileBytes,
+                               ColumnPolicy::kPackedStagedAccBytes));
 }
 
 // Adjacent lanes a lane thread holds of each packed item (lane_threads.cuh):

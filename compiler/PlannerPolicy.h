@@ -661,6 +661,9 @@ struct ColumnPolicy {
   // input and mask fell to two and they ran 4.2-5.0 (sum bf16[8388608,2]
   // mask 1.38). BENCHMARKS.md, sixty-ninth pass.
   static constexpr int kPackedTwoByteStagedTwoLaneItems = 20;
+  static constexpr int kPackedTwoByteStagedTwoLaneShiftedItems = 18;
+  static constexpr int kPackedTwoByteStagedThreeLaneItems = 11;
+  static constexpr int kPackedTwoByteStagedThreeLaneShiftedItems = 10;
   // Staged packed lanes of other kinds (not lane threads): tiles of up to
   // 32 KB, 96 bytes of accumulators a thread (2-byte elements: their
   // budgets above), not rounded down to a power of two, while three stages
@@ -685,9 +688,6 @@ struct ColumnPolicy {
   // (32 bytes) 32 at 3.
   static constexpr int kPackedStagedMaxGroupBytes = 24;
   static constexpr int kPackedStagedMaxThreads = 256;
-  static constexpr int kPackedTwoByteStagedTwoLaneShiftedItems = 18;
-  static constexpr int kPackedTwoByteStagedThreeLaneItems = 11;
-  static constexpr int kPackedTwoByteStagedThreeLaneShiftedItems = 10;
   // Packed lanes that tile a warp (2, 4, 8 or 16 of them), of elements of
   // at least kLaneThreadMinBytes and at most kLaneThreadGroupBytes of
   // accumulators a group (32-byte groups spilled 20-92 bytes in these
