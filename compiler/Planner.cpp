@@ -860,6 +860,10 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
     const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+    // (Narrower integers summed into 8-byte ones hold twice the registers:
+    // they keep the smaller items, ColumnPolicy::kLaneThreadTimedItems and
+    // ...OneBlockWideItems.)
+    const bool widening = isIntegral(spec.in) && accBytes == 8 && dtypeSize(spec.in) < accBytes;
     const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
     const int width = laneThreadWidth(spec, packed, tuning);
     // (A group published in parts takes lane threads wherever they tile a
@@ -888,11 +892,14 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       const bool bytes = byteElements(spec);
       const bool maskedWide = spec.mask && itemBytes > 8;
       const bool partsItems = inParts && !(spec.mask && plan.laneWidth == 1); // (a lane a thread, masked: 11)
+      const bool timedItems = arch.timed && !spec.mask && !widening &&
+                              packedGroupBytes(spec, packed) < policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes;
       items = pick(tuning.items, maskedWide ? (bytes ? policy::ColumnPolicy::kLaneThreadMaskedWideByteItems
                                                      : policy::ColumnPolicy::kLaneThreadMaskedWideItems)
                                  : untimedManyThreadsAnItem ? policy::ColumnPolicy::kLaneThreadUntimedManyThreadsItems
                                  : bytes                    ? policy::ColumnPolicy::kLaneThreadByteItems
                                  : partsItems               ? policy::ColumnPolicy::kLaneThreadPartsItems
+                                 : timedItems               ? policy::ColumnPolicy::kLaneThreadTimedItems
                                                             : policy::ColumnPolicy::kLaneThreadItems);
     } else {
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
@@ -913,8 +920,16 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       KernelPlan oneBlock = plan;
       PlanTuning oneBlockTuning = tuning;
       oneBlockTuning.stages = pick(tuning.stages, policy::ColumnPolicy::kLaneThreadOneBlockMaxStages);
+      // (ColumnPolicy::kLaneThreadOneBlockWideItems: not widening; shifted,
+      // only byte words and items of at most 8 bytes of narrower
+      // accumulators.)
+      const bool wideShifted =
+          byteWords ||
+          (accBytes < 8 && accBytes * plan.laneWidth <= policy::ColumnPolicy::kLaneThreadOneBlockWideShiftedItemBytes);
+      const bool wideItems = arch.timed && !spec.mask && !widening && (!shifted || wideShifted);
       planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads,
-                   pick(tuning.items, shifted ? policy::ColumnPolicy::kLaneThreadOneBlockShiftedItems
+                   pick(tuning.items, wideItems         ? policy::ColumnPolicy::kLaneThreadOneBlockWideItems
+                                      : shifted         ? policy::ColumnPolicy::kLaneThreadOneBlockShiftedItems
                                       : maskedByteWords ? policy::ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems
                                                         : policy::ColumnPolicy::kLaneThreadOneBlockItems),
                    /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
@@ -935,6 +950,22 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       wordsOfFour.laneWidth = policy::ColumnPolicy::kLaneWordBytesOfBytes;
       plan = entryPlan;
       return planLinesByLookback(arch, spec, wordsOfFour, plan);
+    }
+    // Unmasked u8/i8 words of 4 on the timed arch: more items where they
+    // still make enough tiles (ColumnPolicy::kLaneThreadByteWordItems; not
+    // bool, which spilled 20 stores at 23).
+    const bool byteWordsOfFour = (spec.in == DType::U8 || spec.in == DType::I8) && byteElements(spec) &&
+                                 plan.laneThreads && plan.laneWidth == policy::ColumnPolicy::kLaneWordBytesOfBytes &&
+                                 !spec.mask && arch.timed && !tuning.items;
+    if (byteWordsOfFour) {
+      KernelPlan wider = plan;
+      planLookback(arch, spec, tuning, wider, rows / packed, threads, policy::ColumnPolicy::kLaneThreadByteWordItems);
+      const int64_t tiles = ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(wider));
+      if (wider.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
+          tiles >= int64_t(policy::ColumnPolicy::kLaneThreadByteWordMinTilesPerSm) * policy::kTimedSms) {
+        plan = wider;
+        return true;
+      }
     }
     if (!partsAsItems) {
       const KernelPlan unplanned = plan;

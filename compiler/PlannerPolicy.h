@@ -704,6 +704,16 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadMinBytes = 4;
   static constexpr int kLaneThreadGroupBytes = 16;
   static constexpr int kLaneThreadItems = 11;
+  // Unmasked on the timed arch: 13 items, two blocks of 256 still within
+  // 128 registers (108-128 on sm_90, shifted stages too, every op and
+  // dtype) and three stages (H200, x copy, 11 / 13 items: sum
+  // f32[4194304,4] dim=0 1.25 / 1.16, [16777216,4] 1.16 / 1.09,
+  // [33554432,2] 1.14 / 1.12, sum f16[8388608,4] 1.44 / 1.37, @3 2.12 /
+  // 1.66, min bf16[4194304,4] reverse 1.74 / 1.72; BENCHMARKS.md,
+  // seventieth pass). With a mask, 13 items leave two stages; groups of
+  // 32 bytes (f32 x 8) in shifted stages spilled 4-12 stores at 13, and
+  // so did prod i32[100003,2] (8: i32 into 8-byte accumulators).
+  static constexpr int kLaneThreadTimedItems = 13;
   // A lane thread holds a word of adjacent lanes of each item, read from
   // and written to the stage at once (lane_width), where the lanes are
   // whole words and accumulate in at most 4 bytes each: 8-byte words (2
@@ -758,6 +768,16 @@ struct ColumnPolicy {
   static constexpr int kLaneWordsOfByteMaxMinLanes = 8;
   static constexpr int kLaneThreadMaskedWideItems = 9;
   static constexpr int kLaneThreadByteItems = 15;
+  // Unmasked byte words of 4 lanes on the timed arch: 23 items (94
+  // registers, three stages) where that still makes kLaneThreadByteWord
+  // MinTilesPerSm tiles an SM (H200, x copy, 15 / 23 items: max
+  // u8[16777216,4] dim=0 1.77 / 1.37, min i8[16777216,4] exclusive 1.71 /
+  // 1.37, max u8[8388608,4] reverse 1.89 / 1.56, max u8[4194304,4] 2.33 /
+  // 2.07, min i8[4194304,4] reverse 2.45 / 2.19; max u8[2097152,4], 357
+  // tiles at 23, lost: 1.94 / 2.16; BENCHMARKS.md, seventieth pass). With
+  // a mask 23 items leave two stages (3.6-3.8).
+  static constexpr int kLaneThreadByteWordItems = 23;
+  static constexpr int kLaneThreadByteWordMinTilesPerSm = 4;
   // Groups published in parts (kMaxSplitPackedBytes) but for the masked wide
   // and byte items, where one block an SM does not hold three stages
   // (kLaneThreadOneBlockItems): 13 items, no spills (H200, x copy, 11 -> 13
@@ -803,6 +823,21 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadOneBlockPerSm = 1;
   static constexpr int kLaneThreadOneBlockItems = 23;
   static constexpr int kLaneThreadOneBlockShiftedItems = 17;
+  // Unmasked one-block tiles on the timed arch hold 31 items where a thread
+  // keeps them in registers (H200, x copy, 23 / 31 items: sum
+  // f32[1048576,16] dim=0 1.57 / 1.39, [4194304,16] 1.60 / 1.30,
+  // [4194304,8] 1.33 / 1.20, max f32[2097152,8] reverse 1.45 / 1.32, max
+  // u8[1048576,16] 2.39 / 2.10; shifted, min i8[4194304,16] @1 2.45 / 1.88
+  // against 17 items; BENCHMARKS.md, seventieth pass). sm_90 spills none
+  // on the grid (137-233 registers), but for sums and products of narrower
+  // integers into 8-byte ones (prod i32 x 8: 24 stores; they keep 23), nor
+  // in shifted stages of byte words and items of at most 8 bytes of
+  // accumulators narrower than 8 bytes (244-251 registers; 16-byte items of
+  // 2-byte lanes spilled 468-556 stores, prod i64 x 8 reverse exclusive 16:
+  // they keep 17). With a mask, 31 items' three stages exceed the SM's
+  // shared memory.
+  static constexpr int kLaneThreadOneBlockWideItems = 31;
+  static constexpr int kLaneThreadOneBlockWideShiftedItemBytes = 8;
   // Masked byte words of 8 lanes in one block: 17 items, as 23 items'
   // input and mask in three stages exceed the SM's shared memory (H200, x
   // copy, 13 / 15 / 17 items: max u8[4194304,16] mask 2.13 / 1.93 / 1.81,

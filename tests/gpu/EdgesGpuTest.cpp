@@ -1413,9 +1413,12 @@ TEST(Edges, ByteLanesAsWords) {
   // stages too), 4, 8 and 16 lanes (16 publish in parts), the policy's one
   // block an SM and two, masks, both directions, exclusive, an odd length;
   // on the grid, the output three elements in, and the input and mask off
-  // the grid (shifted stages: words read and written byte by byte).
+  // the grid (shifted stages: words read and written byte by byte); words
+  // of 4 of 23 items in as many tiles as four an SM (628 tiles:
+  // ColumnPolicy::kLaneThreadByteWordItems).
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "max u8[300001,16] dim=0"},
+      {"", "max i8[3700001,4] dim=0 reverse exclusive"},
       {"", "min i8[200001,16] dim=0 reverse"},
       {"", "min i8[200000,16] dim=0 mask reverse exclusive"},
       {"", "max u8[600001,8] dim=0 mask reverse"},

@@ -1764,18 +1764,19 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_GT(p.stages, 0) << text;
     EXPECT_FALSE(p.edges) << text;
   }
-  // A tile of 256 threads x 11 pairs of floats a stage (a thread holds both
-  // lanes of its items); every warp reads the window.
+  // A tile of 256 threads x 13 pairs of floats a stage (a thread holds both
+  // lanes of its items; 13 unmasked on the timed arch); every warp reads
+  // the window.
   KernelPlan two = plan("sum f32[8388608,2] dim=0");
   EXPECT_TRUE(two.laneThreads);
   EXPECT_EQ(two.laneWidth, 2);
-  EXPECT_EQ(two.items, 11);
+  EXPECT_EQ(two.items, 13);
   EXPECT_EQ(two.threads, 256);
   EXPECT_EQ(two.lookbackWarps, 8);
   EXPECT_EQ(two.lookbackPerLane, 1);
-  EXPECT_EQ(two.sharedBytes, two.stages * (256 * 11 * 2 * 4 + 16 + 48) + 256);
+  EXPECT_EQ(two.sharedBytes, two.stages * (256 * 13 * 2 * 4 + 16 + 48) + 256);
   // The same workspace as a tile a line: a value of the group's lanes a tile.
-  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 2815) / 2816)) * 2 * 4);
+  EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 3327) / 3328)) * 2 * 4);
   // Lanes items (packed_lanes.cuh) where lane threads do not pay: a tile of
   // 256 x 8 items of 4 bf16 a stage (2-byte elements in 4-byte accumulators
   // take twice the budget: kPackedTwoByteAccBytes).
@@ -1863,17 +1864,20 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
 // publishing each part apart with whole warps of its own; on the grid or
 // not.
 TEST(Planner, SixteenLanesPublishInParts) {
-  // Every kind takes one block an SM of 23 items where the SM's shared
-  // memory holds three stages of them; shifted stages (off the grid) 17.
-  const std::pair<const char *, int> cases[] = {
-      {"sum f32[1048576,16] dim=0", 2},           {"max i32[1048576,16] dim=0 mask", 2},
-      {"sum f16[1048576,16] dim=0", 4},           {"max bf16[2097152,16] dim=0 mask", 4},
-      {"min f32[3,700001,16] dim=1 reverse", 2}, {"sum f64[1048576,8] dim=0", 1},
-      {"max i64[1048576,8] dim=0 reverse", 1},    {"max f64[1048576,8] dim=0 mask", 1}};
+  // Every kind takes one block an SM where the SM's shared memory holds
+  // three stages of its items: unmasked 31 items, masked 23; shifted stages
+  // (off the grid) 17, but for items of at most 8 bytes of accumulators
+  // narrower than 8 bytes (31; ColumnPolicy::kLaneThreadOneBlockWideItems).
+  const std::tuple<const char *, int, int, int> cases[] = {
+      {"sum f32[1048576,16] dim=0", 2, 31, 31},          {"max i32[1048576,16] dim=0 mask", 2, 23, 17},
+      {"sum f16[1048576,16] dim=0", 4, 31, 17},          {"max bf16[2097152,16] dim=0 mask", 4, 23, 17},
+      {"min f32[3,700001,16] dim=1 reverse", 2, 31, 31}, {"sum f64[1048576,8] dim=0", 1, 31, 17},
+      {"max i64[1048576,8] dim=0 reverse", 1, 31, 17},   {"max f64[1048576,8] dim=0 mask", 1, 23, 17}};
   PlanTuning offGrid;
   offGrid.offGrid = 1;
-  for (const auto &[text, width] : cases)
-    for (const auto &[p, items] : {std::pair{plan(text), 23}, std::pair{planKernel(mustParse(text), offGrid), 17}}) {
+  for (const auto &[text, width, onGridItems, shiftedItems] : cases)
+    for (const auto &[p, items] :
+         {std::pair{plan(text), onGridItems}, std::pair{planKernel(mustParse(text), offGrid), shiftedItems}}) {
       EXPECT_EQ(p.packedLanes, width == 1 ? 8 : 16) << text;
       EXPECT_TRUE(p.laneThreads) << text;
       EXPECT_EQ(p.laneWidth, width) << text;
@@ -1882,11 +1886,11 @@ TEST(Planner, SixteenLanesPublishInParts) {
       EXPECT_GE(p.stages, 3) << text;
       EXPECT_EQ(p.lookbackWarps % 2, 0) << text;
     }
-  // Byte max and min of 16 lanes: words of 8 lanes, on the grid and in
-  // shifted stages; masked, of 17 items on the grid, in as many tiles as
-  // SMs (ColumnPolicy::kLaneWordBytesOfByteMaxMin).
-  const std::tuple<const char *, int, int> byteCases[] = {{"max u8[1048576,16] dim=0", 23, 17},
-                                                          {"min i8[2097152,16] dim=0 reverse", 23, 17},
+  // Byte max and min of 16 lanes: words of 8 lanes of 31 items, on the grid
+  // and in shifted stages; masked, of 17 items on the grid, in as many
+  // tiles as SMs (ColumnPolicy::kLaneWordBytesOfByteMaxMin).
+  const std::tuple<const char *, int, int> byteCases[] = {{"max u8[1048576,16] dim=0", 31, 31},
+                                                          {"min i8[2097152,16] dim=0 reverse", 31, 31},
                                                           {"max u8[4194304,16] dim=0 mask", 17, 17}};
   for (const auto &[text, onGridItems, shiftedItems] : byteCases) {
     const KernelPlan onGrid = plan(text), shifted = planKernel(mustParse(text), offGrid);
@@ -1915,18 +1919,24 @@ TEST(Planner, SixteenLanesPublishInParts) {
 }
 
 // Lane threads of 32-byte groups (8 lanes of 4-byte accumulators) on the
-// grid take one block an SM of 23 items from 262144 packed items on; fewer
-// items (too few tiles for the SMs) and shifted stages keep the smaller
-// blocks (ColumnPolicy::kLaneThreadOneBlock*).
+// grid take one block an SM of 31 items (23 masked, or for i32 sums and
+// products into i64) from 262144 packed items on; fewer items (too few
+// tiles for the SMs) and shifted stages keep the smaller blocks
+// (ColumnPolicy::kLaneThreadOneBlock*).
 TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
-  for (const char *text : {"sum f32[262144,8] dim=0", "max u8[8388608,8] dim=0", "max i16[4194304,8] dim=0 reverse",
-                           "max f32[36,39292,8] dim=1 reverse"}) {
+  const std::pair<const char *, int> cases[] = {
+      {"sum f32[262144,8] dim=0", 31},        {"max u8[8388608,8] dim=0", 31},
+      {"max i16[4194304,8] dim=0 reverse", 31}, {"max f32[36,39292,8] dim=1 reverse", 31},
+      {"sum f32[4194304,8] dim=0 mask", 23},  {"prod i32[4194304,8] dim=0", 23}};
+  for (const auto &[text, items] : cases) {
     const KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
-    EXPECT_EQ(p.items, 23) << text;
+    EXPECT_EQ(p.items, items) << text;
     EXPECT_EQ(p.minBlocksPerSm, 1) << text;
     EXPECT_GE(p.stages, 3) << text;
   }
+  // Untimed archs keep 23 items.
+  EXPECT_EQ(planKernel(mustParse("sum f32[4194304,8] dim=0"), {}, Target{100}).items, 23);
   PlanTuning offGrid;
   offGrid.offGrid = 1;
   for (const KernelPlan &p : {plan("sum f32[262143,8] dim=0"), planKernel(mustParse("sum f32[1048576,8] dim=0"), offGrid)}) {
@@ -1934,8 +1944,9 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
     EXPECT_EQ(p.items, 11);
     EXPECT_EQ(p.minBlocksPerSm, 2);
   }
-  // 16-byte groups keep the smaller blocks whatever their size.
-  EXPECT_EQ(plan("sum f32[16777216,4] dim=0").items, 11);
+  // 16-byte groups keep the smaller blocks whatever their size (13 items
+  // unmasked on the timed arch).
+  EXPECT_EQ(plan("sum f32[16777216,4] dim=0").items, 13);
   // Byte max and min of 8 lanes: words of 8 in one block an SM (masked: 17
   // items), words of 4 in the smaller blocks and, masked, in fewer tiles
   // than SMs (ColumnPolicy::kLaneWordBytesOfByteMaxMin).
@@ -1958,15 +1969,21 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
 // lane_threads= and lane_width= tune them.
 TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
   const std::tuple<const char *, int, int, int> words[] = {
-      {"sum f32[1048576,2] dim=0", 2, 256, 11},        {"sum f32[4194304,4] dim=0 mask reverse", 2, 256, 11},
-      {"max i32[300000,2] dim=0", 2, 256, 11},         {"max f32[4,100000,4] dim=1 exclusive", 2, 256, 11},
-      {"sum f32[200000,8] dim=0", 2, 256, 11},         {"sum f16[8388608,4] dim=0", 4, 256, 11},
+      // Groups under 32 bytes, unmasked on the timed arch, 13 items
+      // (ColumnPolicy::kLaneThreadTimedItems); masked, or 32-byte groups
+      // in the smaller blocks, or i32 sums and products into i64, 11.
+      {"sum f32[1048576,2] dim=0", 2, 256, 13},        {"sum f32[4194304,4] dim=0 mask reverse", 2, 256, 11},
+      {"max i32[300000,2] dim=0", 2, 256, 13},         {"max f32[4,100000,4] dim=1 exclusive", 2, 256, 13},
+      {"sum f32[200000,8] dim=0", 2, 256, 11},         {"sum f16[8388608,4] dim=0", 4, 256, 13},
       {"max i16[200000,8] dim=0 reverse", 4, 256, 11},
       // With a mask, over 8 bytes of accumulators an item: 9 items.
       {"sum bf16[200000,8] dim=0 mask", 4, 256, 9},
       // Byte elements (4-byte words): 15 items, 13 masked over 8 bytes of
-      // accumulators an item; two byte lanes as a 2-byte word.
-      {"max u8[8388608,4] dim=0", 4, 256, 15}, {"min i8[200000,8] dim=0 exclusive", 4, 256, 15},
+      // accumulators an item; two byte lanes as a 2-byte word. Unmasked
+      // u8/i8 words of 4 on the timed arch: 23 items where that still
+      // makes 4 tiles an SM (ColumnPolicy::kLaneThreadByteWordItems).
+      {"max u8[8388608,4] dim=0", 4, 256, 23}, {"max u8[2097152,4] dim=0", 4, 256, 15},
+      {"min i8[200000,8] dim=0 exclusive", 4, 256, 15},
       {"max u8[200000,8] dim=0 mask reverse", 4, 256, 13}, {"min u8[16777216,2] dim=0", 2, 256, 15},
       {"max i8[16777216,2] dim=0 mask", 2, 256, 15},
       // A byte item of one thread with a mask (16 bytes of accumulators).
@@ -1988,12 +2005,18 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
   EXPECT_EQ(planFor("max i32[200000,8] dim=0 mask", 120).items, 9);
   EXPECT_EQ(planFor("sum f32[4194304,4] dim=0", 100).items, 11);
   EXPECT_EQ(planFor("sum f32[200000,8] dim=0", 90).items, 11);
-  for (const char *text : {"sum f64[8388608,2] dim=0", "sum i32[300000,2] dim=0 exclusive", "prod i32[300000,2] dim=0"}) { // 8-byte accumulators
+  // 8-byte accumulators: a lane a thread, 13 items but for i32 summed into
+  // i64 (prod i32[100003,2] spilled 8 stores at 13).
+  const std::pair<const char *, int> wide[] = {{"sum f64[8388608,2] dim=0", 13},
+                                               {"sum i32[300000,2] dim=0 exclusive", 11},
+                                               {"prod i32[300000,2] dim=0", 11},
+                                               {"prod i32[100003,2] dim=0", 11}};
+  for (const auto &[text, items] : wide) {
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
     EXPECT_EQ(p.laneWidth, 1) << text;
     EXPECT_EQ(p.threads, 256) << text;
-    EXPECT_EQ(p.items, 11) << text;
+    EXPECT_EQ(p.items, items) << text;
     EXPECT_EQ(p.toString().find("lane_width"), std::string::npos) << text;
   }
   for (const char *text : {"sum f32[1048576,3] dim=0",      // 3 lanes do not tile a warp
