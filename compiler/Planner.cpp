@@ -753,6 +753,8 @@ int stagedPackedLanesItems(const ArchPolicy &arch, const ScanSpec &spec, int thr
   if (twoByteInWordAccumulators(spec) && lanes == 3)
     return shifted ? ColumnPolicy::kPackedTwoByteStagedThreeLaneShiftedItems
                    : ColumnPolicy::kPackedTwoByteStagedThreeLaneItems;
+  if (twoByteInWordAccumulators(spec) && isFloating(spec.in) && lanes == 4 && shifted && !spec.mask && arch.timed)
+    return ColumnPolicy::kPackedTwoByteStagedFourLaneShiftedItems;
   if (packedGroupBytes(spec, lanes) > ColumnPolicy::kPackedStagedMaxGroupBytes ||
       threads > ColumnPolicy::kPackedStagedMaxThreads || !arch.timed)
     return packedLanesItems(spec, threads, lanes);
@@ -927,12 +929,22 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
           byteWords ||
           (accBytes < 8 && accBytes * plan.laneWidth <= policy::ColumnPolicy::kLaneThreadOneBlockWideShiftedItemBytes);
       const bool wideItems = arch.timed && !spec.mask && !widening && (!shifted || wideShifted);
-      planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads,
-                   pick(tuning.items, wideItems         ? policy::ColumnPolicy::kLaneThreadOneBlockWideItems
-                                      : shifted         ? policy::ColumnPolicy::kLaneThreadOneBlockShiftedItems
-                                      : maskedByteWords ? policy::ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems
-                                                        : policy::ColumnPolicy::kLaneThreadOneBlockItems),
+      const bool maskedWideItems = arch.timed && spec.mask && !widening && !shifted && dtypeSize(spec.in) == 4;
+      using policy::ColumnPolicy;
+      const int oneBlockItems = pick(tuning.items, wideItems         ? ColumnPolicy::kLaneThreadOneBlockWideItems
+                                                   : maskedWideItems ? ColumnPolicy::kLaneThreadOneBlockMaskedWideItems
+                                                   : shifted         ? ColumnPolicy::kLaneThreadOneBlockShiftedItems
+                                                   : maskedByteWords ? ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems
+                                                                     : ColumnPolicy::kLaneThreadOneBlockItems);
+      planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads, oneBlockItems,
                    /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
+      // (Masked wide items whose stages do not fit: the one-block items.)
+      if (maskedWideItems && !tuning.items && oneBlock.stages < policy::ColumnPolicy::kLaneThreadOneBlockMinStages) {
+        oneBlock = plan;
+        planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads,
+                     policy::ColumnPolicy::kLaneThreadOneBlockItems, /*contiguousRows=*/true,
+                     policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
+      }
       // (Masked byte words of 8 lanes in fewer tiles than SMs lost to words
       // of 4: ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems.)
       const int64_t oneBlockTiles = ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(oneBlock));

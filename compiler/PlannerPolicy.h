@@ -664,6 +664,16 @@ struct ColumnPolicy {
   static constexpr int kPackedTwoByteStagedTwoLaneShiftedItems = 18;
   static constexpr int kPackedTwoByteStagedThreeLaneItems = 11;
   static constexpr int kPackedTwoByteStagedThreeLaneShiftedItems = 10;
+  // Four f16/bf16 lanes in shifted stages (unmasked: where lane threads do
+  // not take 16 bytes of accumulators) take 9 items, not the budget's 8:
+  // the most without spills on sm_90 over every op and flag (10 spilled
+  // 12-16 stores: max bf16[100003,4]; i16 max and min spilled 16 at 9 and
+  // keep 8), four stages. H200, x copy, a sweep of 8 / 10 items: sum
+  // f16[8388608,4] dim=0 @3 1.84 / 1.52, min bf16[4194304,4] reverse @1
+  // 1.99 / 1.66, max i16[4194304,4] exclusive @2 1.89 / 1.62, sum
+  // bf16[16777216,4] @1 1.83 / 1.45; masked, 10 items leave two stages and
+  // spill 20-24. BENCHMARKS.md, seventieth pass.
+  static constexpr int kPackedTwoByteStagedFourLaneShiftedItems = 9;
   // Staged packed lanes of other kinds (not lane threads): tiles of up to
   // 32 KB, 96 bytes of accumulators a thread (2-byte elements: their
   // budgets above), not rounded down to a power of two, while three stages
@@ -837,6 +847,12 @@ struct ColumnPolicy {
   // they keep 17). With a mask, 31 items' three stages exceed the SM's
   // shared memory.
   static constexpr int kLaneThreadOneBlockWideItems = 31;
+  // Masked 4-byte elements (the kinds timed), 29 items where three stages
+  // of input and mask still fit (else 23): H200, x copy, 23 / 29 items, sum f32[1048576,16] dim=0 mask 1.48
+  // / 1.41, sum f32[4194304,8] mask 1.22 / 1.15, max i32[1048576,16] mask
+  // reverse 1.68 / 1.50, max f32[7018342,8] mask 1.14 / 1.10 (25 and 27
+  // items between; BENCHMARKS.md, seventieth pass).
+  static constexpr int kLaneThreadOneBlockMaskedWideItems = 29;
   static constexpr int kLaneThreadOneBlockWideShiftedItemBytes = 8;
   // Masked byte words of 8 lanes in one block: 17 items, as 23 items'
   // input and mask in three stages exceed the SM's shared memory (H200, x

@@ -1829,6 +1829,12 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   offGrid.offGrid = 1;
   EXPECT_EQ(planKernel(mustParse("sum f16[16777216,2] dim=0"), offGrid).items, 18);
   EXPECT_EQ(planKernel(mustParse("sum f16[5592405,3] dim=0"), offGrid).items, 10);
+  // Four f16/bf16 lanes in shifted stages, unmasked: 9 items, not 8
+  // (kPackedTwoByteStagedFourLaneShiftedItems); i16 and masked keep 8.
+  EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0"), offGrid).items, 9);
+  EXPECT_EQ(planKernel(mustParse("min bf16[4194304,4] dim=0 reverse"), offGrid).items, 9);
+  EXPECT_EQ(planKernel(mustParse("max i16[4194304,4] dim=0"), offGrid).items, 8);
+  EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0 mask"), offGrid).items, 8);
   // i16 sums (in 8-byte accumulators) keep the usual budget.
   EXPECT_EQ(plan("sum i16[4194304,4] dim=0").items, 2);
   // One group alone packs whatever its length (the pipeline copies its
@@ -1865,11 +1871,12 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
 // not.
 TEST(Planner, SixteenLanesPublishInParts) {
   // Every kind takes one block an SM where the SM's shared memory holds
-  // three stages of its items: unmasked 31 items, masked 23; shifted stages
+  // three stages of its items: unmasked 31 items, masked 23 (4-byte
+  // elements 29: ColumnPolicy::kLaneThreadOneBlockMaskedWideItems); shifted stages
   // (off the grid) 17, but for items of at most 8 bytes of accumulators
   // narrower than 8 bytes (31; ColumnPolicy::kLaneThreadOneBlockWideItems).
   const std::tuple<const char *, int, int, int> cases[] = {
-      {"sum f32[1048576,16] dim=0", 2, 31, 31},          {"max i32[1048576,16] dim=0 mask", 2, 23, 17},
+      {"sum f32[1048576,16] dim=0", 2, 31, 31},          {"max i32[1048576,16] dim=0 mask", 2, 29, 17},
       {"sum f16[1048576,16] dim=0", 4, 31, 17},          {"max bf16[2097152,16] dim=0 mask", 4, 23, 17},
       {"min f32[3,700001,16] dim=1 reverse", 2, 31, 31}, {"sum f64[1048576,8] dim=0", 1, 31, 17},
       {"max i64[1048576,8] dim=0 reverse", 1, 31, 17},   {"max f64[1048576,8] dim=0 mask", 1, 23, 17}};
@@ -1919,15 +1926,17 @@ TEST(Planner, SixteenLanesPublishInParts) {
 }
 
 // Lane threads of 32-byte groups (8 lanes of 4-byte accumulators) on the
-// grid take one block an SM of 31 items (23 masked, or for i32 sums and
-// products into i64) from 262144 packed items on; fewer items (too few
+// grid take one block an SM of 31 items (masked 29 of 4-byte elements,
+// else 23, and 23 for i32 sums and products into i64) from 262144 packed
+// items on; fewer items (too few
 // tiles for the SMs) and shifted stages keep the smaller blocks
 // (ColumnPolicy::kLaneThreadOneBlock*).
 TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   const std::pair<const char *, int> cases[] = {
       {"sum f32[262144,8] dim=0", 31},        {"max u8[8388608,8] dim=0", 31},
       {"max i16[4194304,8] dim=0 reverse", 31}, {"max f32[36,39292,8] dim=1 reverse", 31},
-      {"sum f32[4194304,8] dim=0 mask", 23},  {"prod i32[4194304,8] dim=0", 23}};
+      {"sum f32[4194304,8] dim=0 mask", 29},  {"prod i32[4194304,8] dim=0", 23},
+      {"max i16[4194304,8] dim=0 mask", 23}};
   for (const auto &[text, items] : cases) {
     const KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
