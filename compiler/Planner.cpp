@@ -938,13 +938,6 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                                                      : ColumnPolicy::kLaneThreadOneBlockItems);
       planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads, oneBlockItems,
                    /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
-      // (Masked wide items whose stages do not fit: the one-block items.)
-      if (maskedWideItems && !tuning.items && oneBlock.stages < policy::ColumnPolicy::kLaneThreadOneBlockMinStages) {
-        oneBlock = plan;
-        planLookback(arch, spec, oneBlockTuning, oneBlock, rows / packed, threads,
-                     policy::ColumnPolicy::kLaneThreadOneBlockItems, /*contiguousRows=*/true,
-                     policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
-      }
       // (Masked byte words of 8 lanes in fewer tiles than SMs lost to words
       // of 4: ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems.)
       const int64_t oneBlockTiles = ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(oneBlock));

@@ -847,11 +847,12 @@ struct ColumnPolicy {
   // they keep 17). With a mask, 31 items' three stages exceed the SM's
   // shared memory.
   static constexpr int kLaneThreadOneBlockWideItems = 31;
-  // Masked 4-byte elements (the kinds timed), 29 items where three stages
-  // of input and mask still fit (else 23): H200, x copy, 23 / 29 items, sum f32[1048576,16] dim=0 mask 1.48
-  // / 1.41, sum f32[4194304,8] mask 1.22 / 1.15, max i32[1048576,16] mask
-  // reverse 1.68 / 1.50, max f32[7018342,8] mask 1.14 / 1.10 (25 and 27
-  // items between; BENCHMARKS.md, seventieth pass).
+  // Masked 4-byte elements (the kinds timed), 29 items: three stages of
+  // input and mask still fit sm_90's SM (f32 x 16: 223 of 227 KB). H200,
+  // x copy, 23 / 29 items, sum f32[1048576,16] dim=0 mask 1.48 / 1.41,
+  // sum f32[4194304,8] mask 1.22 / 1.15, max i32[1048576,16] mask reverse
+  // 1.68 / 1.50, max f32[7018342,8] mask 1.14 / 1.10 (25 and 27 items
+  // between; BENCHMARKS.md, seventieth pass).
   static constexpr int kLaneThreadOneBlockMaskedWideItems = 29;
   static constexpr int kLaneThreadOneBlockWideShiftedItemBytes = 8;
   // Masked byte words of 8 lanes in one block: 17 items, as 23 items'
