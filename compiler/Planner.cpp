@@ -698,6 +698,12 @@ bool packedWithoutStagesPays(const ScanSpec &spec, const ScanGeometry &g) {
 // the others' (ColumnPolicy::kLaneThreadByteItems).
 bool byteElements(const ScanSpec &spec) { return dtypeSize(spec.in) == 1 && dtypeSize(spec.out) == 1; }
 
+// u8/i8 elements in and out (not bool): the byte words whose max and min
+// take the byte-wise SIMD ops (byte_lanes.cuh).
+bool byteIntegerElements(const ScanSpec &spec) {
+  return (spec.in == DType::U8 || spec.in == DType::I8) && byteElements(spec);
+}
+
 // Blocks of packed lanes: 256 threads for groups of over 16 bytes of
 // accumulators (128 registers a thread for their items and window: f32 x 8
 // in blocks of 512 spilled 164 stores), for 2-byte elements in 4-byte
@@ -773,8 +779,7 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
   if (tuning.laneWidth)
     return lanes % tuning.laneWidth == 0 && tuning.laneWidth * elementBytes <= 16 ? tuning.laneWidth : 1;
   const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  const bool byteMaxMinWords = (spec.in == DType::U8 || spec.in == DType::I8) && elementBytes == 1 &&
-                               (spec.op == ScanOp::Max || spec.op == ScanOp::Min) &&
+  const bool byteMaxMinWords = byteIntegerElements(spec) && (spec.op == ScanOp::Max || spec.op == ScanOp::Min) &&
                                lanes % policy::ColumnPolicy::kLaneWordsOfByteMaxMinLanes == 0;
   const int64_t word = byteMaxMinWords    ? policy::ColumnPolicy::kLaneWordBytesOfByteMaxMin
                        : elementBytes == 1 ? policy::ColumnPolicy::kLaneWordBytesOfBytes
@@ -907,13 +912,16 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
       items = pick(tuning.items, stagedPackedLanesItems(arch, spec, threads, packed, shifted));
     }
+    // The packed row's items (every line's) and the tiles a plan makes of them.
+    const int64_t packedItems = plan.geometry.scan.size * (rows / packed);
+    auto tilesOf = [&](const KernelPlan &p) { return ceilDiv(packedItems, lookbackTileItems(p)); };
     // Lane threads of groups in parts, and of 32-byte groups on the grid in
     // problems of many tiles: one block an SM of large tiles where its
     // shared memory holds their stages (ColumnPolicy::kLaneThreadOneBlock*),
     // else the smaller blocks' plan.
     const bool oneBlockGroup =
         inParts || (packedGroupBytes(spec, packed) >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes && !shifted &&
-                    plan.geometry.scan.size * (rows / packed) >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems);
+                    packedItems >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems);
     // (Masked byte words of 8 lanes: 23 items' input and mask in three
     // stages exceed the SM's shared memory.)
     const bool byteWords = byteElements(spec) && plan.laneWidth == policy::ColumnPolicy::kLaneWordBytesOfByteMaxMin;
@@ -940,8 +948,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                    /*contiguousRows=*/true, policy::ColumnPolicy::kLaneThreadOneBlockPerSm);
       // (Masked byte words of 8 lanes in fewer tiles than SMs lost to words
       // of 4: ColumnPolicy::kLaneThreadOneBlockMaskedByteWordItems.)
-      const int64_t oneBlockTiles = ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(oneBlock));
-      const bool fewMaskedWordTiles = maskedByteWords && !tuning.laneWidth && oneBlockTiles < policy::kTimedSms;
+      const bool fewMaskedWordTiles = maskedByteWords && !tuning.laneWidth && tilesOf(oneBlock) < policy::kTimedSms;
       if (oneBlock.stages >= policy::ColumnPolicy::kLaneThreadOneBlockMinStages && !fewMaskedWordTiles) {
         plan = oneBlock;
         return true;
@@ -959,15 +966,14 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // Unmasked u8/i8 words of 4 on the timed arch: more items where they
     // still make enough tiles (ColumnPolicy::kLaneThreadByteWordItems; not
     // bool, which spilled 20 stores at 23).
-    const bool byteWordsOfFour = (spec.in == DType::U8 || spec.in == DType::I8) && byteElements(spec) &&
-                                 plan.laneThreads && plan.laneWidth == policy::ColumnPolicy::kLaneWordBytesOfBytes &&
-                                 !spec.mask && arch.timed && !tuning.items;
+    const bool byteWordsOfFour = byteIntegerElements(spec) && plan.laneThreads &&
+                                 plan.laneWidth == policy::ColumnPolicy::kLaneWordBytesOfBytes && !spec.mask &&
+                                 arch.timed && !tuning.items;
     if (byteWordsOfFour) {
       KernelPlan wider = plan;
       planLookback(arch, spec, tuning, wider, rows / packed, threads, policy::ColumnPolicy::kLaneThreadByteWordItems);
-      const int64_t tiles = ceilDiv(plan.geometry.scan.size * (rows / packed), lookbackTileItems(wider));
       if (wider.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
-          tiles >= int64_t(policy::ColumnPolicy::kLaneThreadByteWordMinTilesPerSm) * policy::kTimedSms) {
+          tilesOf(wider) >= int64_t(policy::ColumnPolicy::kLaneThreadByteWordMinTilesPerSm) * policy::kTimedSms) {
         plan = wider;
         return true;
       }
