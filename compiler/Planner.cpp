@@ -803,6 +803,31 @@ bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted
                          lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
 }
 
+// Packed lanes that take one block an SM of more items on the timed arch
+// where that still makes `minTilesPerSm` tiles an SM
+// (ColumnPolicy::kPackedOneBlock*; items 0 where none do): shifted,
+// unmasked four 2-byte lanes in 4-byte accumulators (staged Lanes items),
+// u8/i8 pairs and masked u8/i8 words of four lanes (lane threads).
+struct PackedOneBlock {
+  int items = 0;
+  int minTilesPerSm = 0;
+};
+PackedOneBlock packedOneBlock(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning,
+                              const KernelPlan &plan, bool shifted) {
+  using policy::ColumnPolicy;
+  if (!arch.timed || tuning.items || tuning.occupancy)
+    return {};
+  if (!plan.laneThreads && twoByteInWordAccumulators(spec) && plan.packedLanes == 4 && shifted && !spec.mask)
+    return {ColumnPolicy::kPackedTwoByteShiftedFourLaneOneBlockItems, ColumnPolicy::kPackedOneBlockMinTilesPerSm};
+  if (!byteIntegerElements(spec) || !plan.laneThreads)
+    return {};
+  if (plan.packedLanes == 2)
+    return {ColumnPolicy::kLaneThreadByteOneBlockItems, ColumnPolicy::kLaneThreadBytePairOneBlockMinTilesPerSm};
+  if (plan.packedLanes == 4 && plan.laneWidth == ColumnPolicy::kLaneWordBytesOfBytes && spec.mask)
+    return {ColumnPolicy::kLaneThreadByteOneBlockItems, ColumnPolicy::kPackedOneBlockMinTilesPerSm};
+  return {};
+}
+
 // Few long lines at a stride: the look-back's tiles, each thread loading
 // its items at the stride (no stages). For columns narrower than
 // ColumnPolicy::kNarrowRowBytes (f32[1048576,2] dim=0), whose panels would
@@ -937,7 +962,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
           byteWords ||
           (accBytes < 8 && accBytes * plan.laneWidth <= policy::ColumnPolicy::kLaneThreadOneBlockWideShiftedItemBytes);
       const bool wideItems = arch.timed && !spec.mask && !widening && (!shifted || wideShifted);
-      const bool maskedWideItems = arch.timed && spec.mask && !widening && !shifted && dtypeSize(spec.in) == 4;
+      const bool maskedWideItems = arch.timed && spec.mask && !widening && !shifted && dtypeSize(spec.in) >= 4;
       using policy::ColumnPolicy;
       const int oneBlockItems = pick(tuning.items, wideItems         ? ColumnPolicy::kLaneThreadOneBlockWideItems
                                                    : maskedWideItems ? ColumnPolicy::kLaneThreadOneBlockMaskedWideItems
@@ -975,6 +1000,19 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       if (wider.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
           tilesOf(wider) >= int64_t(policy::ColumnPolicy::kLaneThreadByteWordMinTilesPerSm) * policy::kTimedSms) {
         plan = wider;
+        return true;
+      }
+    }
+    // Kinds that gain from one block an SM of more items, where it still
+    // makes enough tiles and holds three stages (packedOneBlock).
+    if (const PackedOneBlock wide = partsAsItems ? PackedOneBlock{} : packedOneBlock(arch, spec, tuning, plan, shifted);
+        wide.items) {
+      KernelPlan oneBlock = plan;
+      planLookback(arch, spec, tuning, oneBlock, rows / packed, threads, wide.items, /*contiguousRows=*/true,
+                   policy::ColumnPolicy::kPackedOneBlockPerSm);
+      if (oneBlock.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
+          tilesOf(oneBlock) >= int64_t(wide.minTilesPerSm) * policy::kTimedSms) {
+        plan = oneBlock;
         return true;
       }
     }

@@ -847,12 +847,15 @@ struct ColumnPolicy {
   // they keep 17). With a mask, 31 items' three stages exceed the SM's
   // shared memory.
   static constexpr int kLaneThreadOneBlockWideItems = 31;
-  // Masked 4-byte elements (the kinds timed), 29 items: three stages of
+  // Masked 4- and 8-byte elements (the kinds timed), 29 items: three stages of
   // input and mask still fit sm_90's SM (f32 x 16: 223 of 227 KB). H200,
   // x copy, 23 / 29 items, sum f32[1048576,16] dim=0 mask 1.48 / 1.41,
   // sum f32[4194304,8] mask 1.22 / 1.15, max i32[1048576,16] mask reverse
   // 1.68 / 1.50, max f32[7018342,8] mask 1.14 / 1.10 (25 and 27 items
-  // between; BENCHMARKS.md, seventieth pass).
+  // between; BENCHMARKS.md, seventieth pass). Masked 8-byte elements too
+  // (f64/i64 x 8: 23 / 29 items, sum f64[1048576,8] mask 1.56 / 1.44, max
+  // i64[2097152,8] mask reverse 1.37 / 1.30, max f64[4194304,8] mask
+  // exclusive 1.36 / 1.26; seventy-first pass).
   static constexpr int kLaneThreadOneBlockMaskedWideItems = 29;
   static constexpr int kLaneThreadOneBlockWideShiftedItemBytes = 8;
   // Masked byte words of 8 lanes in one block: 17 items, as 23 items'
@@ -873,6 +876,34 @@ struct ColumnPolicy {
   // BENCHMARKS.md).
   static constexpr int kLaneThreadOneBlockMaxStages = 3;
   static constexpr int kLaneThreadMaskedWideByteItems = 13;
+  // One block an SM of more items, timed arch, where that still makes
+  // kPackedOneBlockMinTilesPerSm tiles an SM (u8/i8 pairs: ...BytePair...)
+  // and three stages. Sweeps then A/B, H200, x copy, policy / one block
+  // (BENCHMARKS.md, seventy-first pass):
+  // - shifted, unmasked four 2-byte lanes in 4-byte accumulators (staged
+  //   Lanes items, 9 or 8 items a thread -> 20): sum f16[8388608,4] dim=0
+  //   @3 1.55 / 1.29, max i16[4194304,4] exclusive @2 2.07 / 1.61, sum
+  //   bf16[16777216,4] @1 1.58 / 1.22, prod f16[2097152,4] @1 (410 tiles)
+  //   2.16 / 2.07; 17 items lost to 20 on all five swept;
+  // - masked u8/i8 words of four lanes (lane threads, 15 items -> 31): max
+  //   u8[16777216,4] mask exclusive 1.65 / 1.38, max i8[33554432,4] mask
+  //   1.61 / 1.29, max u8[8388608,4] mask 1.67 / 1.50, min i8[4194304,4]
+  //   mask reverse (529 tiles) 1.72 / 1.69;
+  // - u8/i8 pairs (15 -> 31) from about 6 tiles an SM: min
+  //   u8[16777216,2] reverse 2.56 / 2.18, @1 2.67 / 2.27, max
+  //   u8[33554432,2] mask 2.18 / 1.88, max i8[12582912,2] 2.56 / 2.29, min
+  //   u8[8388608,2] (1057 tiles) 2.92 / 2.69; min u8[4194304,2] reverse
+  //   (529 tiles) lost, 2.31 / 2.71; between, two rounds each, max
+  //   u8[6000000,2] (756 tiles) 2.13-2.33 / 2.05-2.09, max i8[6291456,2]
+  //   reverse (793) 2.47-2.50 / 2.39-2.48, min u8[5242880,2] (661)
+  //   2.31-2.50 / 2.46-2.47.
+  // Registers: 92-240, no spills on sm_90 over every op, dtype and flag
+  // these take, on the grid and off it.
+  static constexpr int kPackedOneBlockPerSm = 1;
+  static constexpr int kPackedOneBlockMinTilesPerSm = 3;
+  static constexpr int kLaneThreadBytePairOneBlockMinTilesPerSm = 6;
+  static constexpr int kPackedTwoByteShiftedFourLaneOneBlockItems = 20;
+  static constexpr int kLaneThreadByteOneBlockItems = 31;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by
   // spills alone: sm_100's ptxas spilled 4-24 stores at 11 (sm_90 and

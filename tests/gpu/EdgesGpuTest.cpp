@@ -1330,6 +1330,9 @@ TEST(Edges, NarrowColumnsPackedIntoOneRow) {
       "max f64[2,100001,3] dim=1 exclusive",  "sum i32[3,300001,2] dim=1 reverse",
       "sum f32[2,200001,4] dim=1 mask exclusive", "max bf16[3,70001,8] dim=1 mask",
       "max bf16[2,200001,2] dim=1 reverse",
+      // Four 2-byte lanes of 20 items in one block an SM (430 tiles:
+      // ColumnPolicy::kPackedTwoByteShiftedFourLaneOneBlockItems).
+      "sum f16[2,1100003,4] dim=1 reverse exclusive",
   };
   int laneThreadPlans = 0;
   for (const auto &[list, edges] : {std::pair(&specs, false), std::pair(&shifted, true)})
@@ -1415,10 +1418,14 @@ TEST(Edges, ByteLanesAsWords) {
   // on the grid, the output three elements in, and the input and mask off
   // the grid (shifted stages: words read and written byte by byte); words
   // of 4 of 23 items in as many tiles as four an SM (628 tiles:
-  // ColumnPolicy::kLaneThreadByteWordItems).
+  // ColumnPolicy::kLaneThreadByteWordItems); pairs and masked words of 4 of
+  // 31 items in one block an SM (807 and 404 tiles:
+  // ColumnPolicy::kLaneThreadByteOneBlockItems).
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "max u8[300001,16] dim=0"},
       {"", "max i8[3700001,4] dim=0 reverse exclusive"},
+      {"", "min u8[6400001,2] dim=0 reverse exclusive"},
+      {"", "max i8[3200003,4] dim=0 mask"},
       {"", "min i8[200001,16] dim=0 reverse"},
       {"", "min i8[200000,16] dim=0 mask reverse exclusive"},
       {"", "max u8[600001,8] dim=0 mask reverse"},

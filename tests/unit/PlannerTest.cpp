@@ -1831,9 +1831,10 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   EXPECT_EQ(planKernel(mustParse("sum f16[5592405,3] dim=0"), offGrid).items, 10);
   // Four f16/bf16 lanes in shifted stages, unmasked: 9 items, not 8
   // (kPackedTwoByteStagedFourLaneShiftedItems); i16 and masked keep 8.
-  EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0"), offGrid).items, 9);
-  EXPECT_EQ(planKernel(mustParse("min bf16[4194304,4] dim=0 reverse"), offGrid).items, 9);
-  EXPECT_EQ(planKernel(mustParse("max i16[4194304,4] dim=0"), offGrid).items, 8);
+  // (Larger problems take one block an SM: PackedLanesTakeOneBlockOfMoreItems.)
+  EXPECT_EQ(planKernel(mustParse("sum f16[1048576,4] dim=0"), offGrid).items, 9);
+  EXPECT_EQ(planKernel(mustParse("min bf16[1048576,4] dim=0 reverse"), offGrid).items, 9);
+  EXPECT_EQ(planKernel(mustParse("max i16[1048576,4] dim=0"), offGrid).items, 8);
   EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0 mask"), offGrid).items, 8);
   // i16 sums (in 8-byte accumulators) keep the usual budget.
   EXPECT_EQ(plan("sum i16[4194304,4] dim=0").items, 2);
@@ -1871,7 +1872,7 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
 // not.
 TEST(Planner, SixteenLanesPublishInParts) {
   // Every kind takes one block an SM where the SM's shared memory holds
-  // three stages of its items: unmasked 31 items, masked 23 (4-byte
+  // three stages of its items: unmasked 31 items, masked 23 (4- and 8-byte
   // elements 29: ColumnPolicy::kLaneThreadOneBlockMaskedWideItems); shifted stages
   // (off the grid) 17, but for items of at most 8 bytes of accumulators
   // narrower than 8 bytes (31; ColumnPolicy::kLaneThreadOneBlockWideItems).
@@ -1879,7 +1880,7 @@ TEST(Planner, SixteenLanesPublishInParts) {
       {"sum f32[1048576,16] dim=0", 2, 31, 31},          {"max i32[1048576,16] dim=0 mask", 2, 29, 17},
       {"sum f16[1048576,16] dim=0", 4, 31, 17},          {"max bf16[2097152,16] dim=0 mask", 4, 23, 17},
       {"min f32[3,700001,16] dim=1 reverse", 2, 31, 31}, {"sum f64[1048576,8] dim=0", 1, 31, 17},
-      {"max i64[1048576,8] dim=0 reverse", 1, 31, 17},   {"max f64[1048576,8] dim=0 mask", 1, 23, 17}};
+      {"max i64[1048576,8] dim=0 reverse", 1, 31, 17},   {"max f64[1048576,8] dim=0 mask", 1, 29, 17}};
   PlanTuning offGrid;
   offGrid.offGrid = 1;
   for (const auto &[text, width, onGridItems, shiftedItems] : cases)
@@ -1971,6 +1972,42 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   EXPECT_EQ(fewTiles.items, 23);
 }
 
+// On the timed arch, shifted unmasked four 2-byte lanes (staged Lanes
+// items), u8/i8 pairs and masked u8/i8 words of four lanes take one block
+// an SM of more items where that still makes enough tiles
+// (ColumnPolicy::kPackedOneBlock*); smaller problems and other archs keep
+// their smaller blocks.
+TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
+  PlanTuning offGrid;
+  offGrid.offGrid = 1;
+  const std::tuple<const char *, bool, bool, int> wide[] = {
+      // (spec, shifted, lane threads, items)
+      {"sum f16[8388608,4] dim=0", true, false, 20},        {"max i16[4194304,4] dim=0 exclusive", true, false, 20},
+      {"prod bf16[2097152,4] dim=0 reverse", true, false, 20}, {"min u8[16777216,2] dim=0 reverse", false, true, 31},
+      {"max i8[8388608,2] dim=0 mask", false, true, 31},     {"min u8[16777216,2] dim=0", true, true, 31},
+      {"max u8[4194304,4] dim=0 mask", false, true, 31},     {"min i8[16777216,4] dim=0 mask reverse", false, true, 31}};
+  for (const auto &[text, shifted, laneThreads, items] : wide) {
+    const KernelPlan p = shifted ? planKernel(mustParse(text), offGrid) : plan(text);
+    EXPECT_EQ(p.items, items) << text;
+    EXPECT_EQ(p.minBlocksPerSm, 1) << text;
+    EXPECT_GE(p.stages, 3) << text;
+    EXPECT_EQ(p.laneThreads, laneThreads) << text;
+  }
+  // Fewer tiles (pairs: 6 an SM, the others 3) or another arch: the smaller blocks.
+  for (const auto &[text, shifted] : {std::pair{"sum f16[1048576,4] dim=0", true}, std::pair{"min u8[4194304,2] dim=0", false},
+                                      std::pair{"max u8[1048576,4] dim=0 mask", false}}) {
+    const ScanSpec spec = mustParse(text);
+    for (const KernelPlan &p : {shifted ? planKernel(spec, offGrid) : plan(text),
+                                planKernel(spec, shifted ? offGrid : PlanTuning{}, Target{100})}) {
+      EXPECT_GT(p.minBlocksPerSm, 1) << text;
+      EXPECT_LT(p.items, 20) << text;
+    }
+  }
+  // Masked unshifted four 2-byte lanes and unmasked byte words of four keep their rules.
+  EXPECT_EQ(plan("max u8[8388608,4] dim=0").items, 23);
+  EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0 mask"), offGrid).items, 8);
+}
+
 // Packed lanes are scanned by lane threads (lane_threads.cuh) where the
 // lanes tile a warp and either each thread holds a word of lanes (8 bytes,
 // 4 of byte elements) that accumulate in at most 4 bytes each, or the
@@ -1991,12 +2028,14 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
       // accumulators an item; two byte lanes as a 2-byte word. Unmasked
       // u8/i8 words of 4 on the timed arch: 23 items where that still
       // makes 4 tiles an SM (ColumnPolicy::kLaneThreadByteWordItems).
+      // (Larger pairs and masked words of 4 take one block an SM:
+      // PackedLanesTakeOneBlockOfMoreItems.)
       {"max u8[8388608,4] dim=0", 4, 256, 23}, {"max u8[2097152,4] dim=0", 4, 256, 15},
       {"min i8[200000,8] dim=0 exclusive", 4, 256, 15},
-      {"max u8[200000,8] dim=0 mask reverse", 4, 256, 13}, {"min u8[16777216,2] dim=0", 2, 256, 15},
-      {"max i8[16777216,2] dim=0 mask", 2, 256, 15},
+      {"max u8[200000,8] dim=0 mask reverse", 4, 256, 13}, {"min u8[4194304,2] dim=0", 2, 256, 15},
+      {"max i8[4194304,2] dim=0 mask", 2, 256, 15},
       // A byte item of one thread with a mask (16 bytes of accumulators).
-      {"max u8[8388608,4] dim=0 mask", 4, 256, 13}};
+      {"max u8[1048576,4] dim=0 mask", 4, 256, 13}};
   for (const auto &[text, width, threads, items] : words) {
     KernelPlan p = plan(text);
     EXPECT_TRUE(p.laneThreads) << text;
