@@ -805,9 +805,11 @@ bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted
 
 // Packed lanes that take one block an SM of more items on the timed arch
 // where that still makes `minTilesPerSm` tiles an SM
-// (ColumnPolicy::kPackedOneBlock*; items 0 where none do): shifted,
-// unmasked four 2-byte lanes in 4-byte accumulators (staged Lanes items),
-// u8/i8 pairs and masked u8/i8 words of four lanes (lane threads).
+// (ColumnPolicy::kPackedOneBlock*; items 0 where none do): four 2-byte
+// lanes in 4-byte accumulators (staged Lanes items shifted and unmasked or
+// on the grid and masked; lane threads on the grid, unmasked), five 4-byte
+// lanes on the grid (staged), u8/i8 pairs and masked u8/i8 words of four
+// lanes (lane threads).
 struct PackedOneBlock {
   int items = 0;
   int minTilesPerSm = 0;
@@ -817,14 +819,24 @@ PackedOneBlock packedOneBlock(const ArchPolicy &arch, const ScanSpec &spec, cons
   using policy::ColumnPolicy;
   if (!arch.timed || tuning.items || tuning.occupancy)
     return {};
-  if (!plan.laneThreads && twoByteInWordAccumulators(spec) && plan.packedLanes == 4 && shifted && !spec.mask)
-    return {ColumnPolicy::kPackedTwoByteShiftedFourLaneOneBlockItems, ColumnPolicy::kPackedOneBlockMinTilesPerSm};
+  const int minTiles = ColumnPolicy::kPackedOneBlockMinTilesPerSm;
+  const bool fourTwoByteLanes = twoByteInWordAccumulators(spec) && plan.packedLanes == 4;
+  if (!plan.laneThreads && fourTwoByteLanes && shifted && !spec.mask)
+    return {ColumnPolicy::kPackedTwoByteShiftedFourLaneOneBlockItems, minTiles};
+  if (!plan.laneThreads && fourTwoByteLanes && !shifted && spec.mask)
+    return {ColumnPolicy::kPackedTwoByteMaskedFourLaneOneBlockItems, minTiles};
+  if (plan.laneThreads && fourTwoByteLanes && !shifted && !spec.mask)
+    return {ColumnPolicy::kLaneThreadTwoByteFourLaneOneBlockItems, minTiles};
+  const bool fiveWordLanes = dtypeSize(spec.in) == 4 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
+                             plan.packedLanes == ColumnPolicy::kPackedFiveLanes;
+  if (!plan.laneThreads && fiveWordLanes && !shifted)
+    return {ColumnPolicy::kPackedFiveLaneOneBlockItems, minTiles};
   if (!byteIntegerElements(spec) || !plan.laneThreads)
     return {};
   if (plan.packedLanes == 2)
     return {ColumnPolicy::kLaneThreadByteOneBlockItems, ColumnPolicy::kLaneThreadBytePairOneBlockMinTilesPerSm};
   if (plan.packedLanes == 4 && plan.laneWidth == ColumnPolicy::kLaneWordBytesOfBytes && spec.mask)
-    return {ColumnPolicy::kLaneThreadByteOneBlockItems, ColumnPolicy::kPackedOneBlockMinTilesPerSm};
+    return {ColumnPolicy::kLaneThreadByteOneBlockItems, minTiles};
   return {};
 }
 

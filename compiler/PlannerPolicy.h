@@ -899,10 +899,24 @@ struct ColumnPolicy {
   //   2.31-2.50 / 2.46-2.47.
   // Registers: 92-240, no spills on sm_90 over every op, dtype and flag
   // these take, on the grid and off it.
+  // On the grid (a second sweep; odd counts, conflict-free stage reads,
+  // but for five lanes; 16 and 20 items lost throughout):
+  // - masked four 2-byte lanes (staged, 8 -> 23): sum f16[8388607,4] mask
+  //   1.35 / 1.00, max bf16[4194304,4] mask reverse 1.81 / 1.44;
+  // - unmasked four 2-byte lanes (lane threads, 13 -> 31): min
+  //   bf16[4194304,4] reverse 1.69 / 1.55, sum f16[8388608,4] 1.24 / 1.19
+  //   (f32 and f64 pairs and f32 x 4 gained 0-7%: not taken);
+  // - five 4-byte lanes (staged, 4 -> 10): max i32[3355443,5] mask 1.43 /
+  //   1.11, max f32[3355443,5] 1.63 / 1.33 (8 items: 1.26, 1.53; three
+  //   lanes did not gain: sum f32[5592404,3] 1.25 / 1.24).
   static constexpr int kPackedOneBlockPerSm = 1;
   static constexpr int kPackedOneBlockMinTilesPerSm = 3;
   static constexpr int kLaneThreadBytePairOneBlockMinTilesPerSm = 6;
   static constexpr int kPackedTwoByteShiftedFourLaneOneBlockItems = 20;
+  static constexpr int kPackedTwoByteMaskedFourLaneOneBlockItems = 23;
+  static constexpr int kLaneThreadTwoByteFourLaneOneBlockItems = 31;
+  static constexpr int kPackedFiveLanes = 5;
+  static constexpr int kPackedFiveLaneOneBlockItems = 10;
   static constexpr int kLaneThreadByteOneBlockItems = 31;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by

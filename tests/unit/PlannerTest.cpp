@@ -1779,21 +1779,22 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   EXPECT_EQ(two.workspaceBytes, 16 + 2 * (2 * ((8388608 + 3327) / 3328)) * 2 * 4);
   // Lanes items (packed_lanes.cuh) where lane threads do not pay: a tile of
   // 256 x 8 items of 4 bf16 a stage (2-byte elements in 4-byte accumulators
-  // take twice the budget: kPackedTwoByteAccBytes).
-  KernelPlan items = plan("min bf16[4194304,4] dim=0 mask reverse");
+  // take twice the budget: kPackedTwoByteAccBytes; larger problems take
+  // one block an SM: PackedLanesTakeOneBlockOfMoreItems).
+  KernelPlan items = plan("min bf16[1048576,4] dim=0 mask reverse");
   EXPECT_FALSE(items.laneThreads);
   EXPECT_EQ(items.items, 8);
   EXPECT_EQ(items.threads, 256);
   EXPECT_EQ(items.sharedBytes, items.stages * (256 * 8 * 4 * 2 + 256 * 8 * 4 + 48) + 256); // (and the mask's bytes)
-  EXPECT_EQ(items.workspaceBytes, 16 + 2 * (4194304 / (256 * 8)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
+  EXPECT_EQ(items.workspaceBytes, 16 + 2 * (1048576 / (256 * 8)) * 2 * (4 * 4)); // (4 lanes of f32 a value)
   // Sums and products of them too (2 lanes: 16 items); groups of 5-8 lanes
   // of them (over 16 bytes of accumulators) take blocks of 128 and four
   // times the budget (kPackedTwoByteWideAccBytes), staged up to 24 bytes
   // not rounded to a power of two (kPackedStagedMaxGroupBytes): 5 lanes 12
   // items, 6 lanes 10, 7 lanes 8.
   const std::tuple<const char *, int, int> twoByte[] = {
-      {"sum f16[8388608,4] dim=0 mask", 256, 8},      {"prod bf16[4194304,4] dim=0 mask reverse", 256, 8},
-      {"max i16[4194304,4] dim=0 mask", 256, 8},      {"sum bf16[8388608,2] dim=0 mask", 256, 16},
+      {"sum f16[1048576,4] dim=0 mask", 256, 8},      {"prod bf16[1048576,4] dim=0 mask reverse", 256, 8},
+      {"max i16[1048576,4] dim=0 mask", 256, 8},      {"sum bf16[8388608,2] dim=0 mask", 256, 16},
       {"max f16[2097152,6] dim=0", 128, 10},          {"sum bf16[2097152,6] dim=0 exclusive", 128, 10},
       {"min i16[3355440,5] dim=0", 128, 12},          {"min bf16[2097152,7] dim=0", 128, 8},
       // Staged 2 lanes unmasked and 3 lanes: the most items that keep 128
@@ -1972,9 +1973,11 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   EXPECT_EQ(fewTiles.items, 23);
 }
 
-// On the timed arch, shifted unmasked four 2-byte lanes (staged Lanes
-// items), u8/i8 pairs and masked u8/i8 words of four lanes take one block
-// an SM of more items where that still makes enough tiles
+// On the timed arch, four 2-byte lanes (staged Lanes items shifted and
+// unmasked or on the grid and masked; lane threads on the grid unmasked),
+// five 4-byte lanes on the grid, u8/i8 pairs and masked u8/i8 words of four
+// lanes take one block an SM of more items where that still makes enough
+// tiles
 // (ColumnPolicy::kPackedOneBlock*); smaller problems and other archs keep
 // their smaller blocks.
 TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
@@ -1985,7 +1988,10 @@ TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
       {"sum f16[8388608,4] dim=0", true, false, 20},        {"max i16[4194304,4] dim=0 exclusive", true, false, 20},
       {"prod bf16[2097152,4] dim=0 reverse", true, false, 20}, {"min u8[16777216,2] dim=0 reverse", false, true, 31},
       {"max i8[8388608,2] dim=0 mask", false, true, 31},     {"min u8[16777216,2] dim=0", true, true, 31},
-      {"max u8[4194304,4] dim=0 mask", false, true, 31},     {"min i8[16777216,4] dim=0 mask reverse", false, true, 31}};
+      {"max u8[4194304,4] dim=0 mask", false, true, 31},     {"min i8[16777216,4] dim=0 mask reverse", false, true, 31},
+      {"sum f16[8388607,4] dim=0 mask", false, false, 23},   {"max bf16[4194304,4] dim=0 mask reverse", false, false, 23},
+      {"min bf16[4194304,4] dim=0 reverse", false, true, 31}, {"sum f16[8388608,4] dim=0", false, true, 31},
+      {"max i32[3355443,5] dim=0 mask", false, false, 10},  {"sum f32[3355443,5] dim=0", false, false, 10}};
   for (const auto &[text, shifted, laneThreads, items] : wide) {
     const KernelPlan p = shifted ? planKernel(mustParse(text), offGrid) : plan(text);
     EXPECT_EQ(p.items, items) << text;
@@ -2003,9 +2009,11 @@ TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
       EXPECT_LT(p.items, 20) << text;
     }
   }
-  // Masked unshifted four 2-byte lanes and unmasked byte words of four keep their rules.
+  // Masked shifted four 2-byte lanes, shifted five 4-byte lanes and
+  // unmasked byte words of four keep their rules.
   EXPECT_EQ(plan("max u8[8388608,4] dim=0").items, 23);
   EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0 mask"), offGrid).items, 8);
+  EXPECT_GT(planKernel(mustParse("sum f32[3355443,5] dim=0"), offGrid).minBlocksPerSm, 1);
 }
 
 // Packed lanes are scanned by lane threads (lane_threads.cuh) where the
@@ -2020,7 +2028,7 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
       // in the smaller blocks, or i32 sums and products into i64, 11.
       {"sum f32[1048576,2] dim=0", 2, 256, 13},        {"sum f32[4194304,4] dim=0 mask reverse", 2, 256, 11},
       {"max i32[300000,2] dim=0", 2, 256, 13},         {"max f32[4,100000,4] dim=1 exclusive", 2, 256, 13},
-      {"sum f32[200000,8] dim=0", 2, 256, 11},         {"sum f16[8388608,4] dim=0", 4, 256, 13},
+      {"sum f32[200000,8] dim=0", 2, 256, 11},         {"sum f16[1048576,4] dim=0", 4, 256, 13},
       {"max i16[200000,8] dim=0 reverse", 4, 256, 11},
       // With a mask, over 8 bytes of accumulators an item: 9 items.
       {"sum bf16[200000,8] dim=0 mask", 4, 256, 9},
@@ -2121,7 +2129,7 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
     EXPECT_TRUE(off.edges) << text;
     EXPECT_NE(off.toString(), onGrid.toString()) << text;
   }
-  for (const char *text : {"sum f32[8388608,2] dim=0", "min bf16[4194304,4] dim=0 mask reverse", "sum f16[8388607,4] dim=0 mask",
+  for (const char *text : {"sum f32[8388608,2] dim=0", "min bf16[1048576,4] dim=0 mask reverse", "sum f16[1048575,4] dim=0 mask",
                            "sum f32[1048576,3] dim=0"}) {
     KernelPlan onGrid = plan(text), shifted = planKernel(mustParse(text), offGrid);
     EXPECT_EQ(shifted.packedLanes, onGrid.packedLanes) << text;
