@@ -40,7 +40,9 @@ want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 # cd99c63, with the tests' kernels compiled in parallel first; 449, 412 and
 # 432 s on 6d7c434 before that; 319, 303 and 418 s on 44f9585, so the third's
 # largest, Edges.NarrowColumnsPackedIntoOneRow at 37 s, moved to the first;
-# 357, 381 and 380 s on 96db65a; GPU_TEST_TIMEOUT=480 leaves room). Every test is in
+# 357, 381 and 380 s on 96db65a; 422, 437 and past 480 s on 4c2517a's
+# candidate, whose policy-sized one-block cases then became small tuned ones
+# in shard 2; GPU_TEST_TIMEOUT=480 leaves room). Every test is in
 # exactly one; `scripts/gpu-tests.sh BUILD shards` checks that against the
 # binary's own list.
 edges_in_other_shards='Edges.NarrowColumnsPackedIntoOneRow:Edges.TallPanelsByWholeRowTiles:Edges.MiddleSizedScansHoldTheirShares:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.RowRunsByLanesOfSm80:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80:Edges.TilesRereadFromTheirStages:Edges.PackedLanesInOneBlockOfMoreItems'
