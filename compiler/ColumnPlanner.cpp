@@ -442,10 +442,11 @@ int64_t columnTilesSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
 }
 
 // Mirrors column_tiles_workspace_bytes(): the look-back's, for every
-// column of every tile.
+// column of every tile (with span totals, a flagged value more each).
 int64_t columnTilesWorkspaceBytes(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
-  const int64_t tiles = lines * ceilDiv(plan.geometry.scan.size, plan.rowsPerChunk);
-  return lookbackWorkspaceBytes(tiles * plan.geometry.inner.size, dtypeSize(accumulatorType(spec.op, spec.in)));
+  const int64_t values = lines * ceilDiv(plan.geometry.scan.size, plan.rowsPerChunk) * plan.geometry.inner.size;
+  const int acc = dtypeSize(accumulatorType(spec.op, spec.in));
+  return lookbackWorkspaceBytes(values, acc) + (plan.pieceSpans ? values * 2 * acc : 0);
 }
 
 // Tall panels of contiguous rows as tiles of whole rows chained by
@@ -510,7 +511,11 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // f64[1000000,40] reverse, 64: 1.81, 128: 1.39, pieces 1.85).
   // Only where the pipeline's copies are large: many small ones bound it
   // harder.
-  if (tuning.wholeRows < 0 && !tuning.lookback && !smallCopies &&
+  // Windows over span totals (piece_spans=1, column_tiles.cuh) hold a
+  // value a lane. Tuned only: they ran 1.2-2.0x the policy's windows
+  // (H200; BENCHMARKS.md, seventy-first pass).
+  tiles.pieceSpans = pickFlag(tuning.pieceSpans, false);
+  if (tuning.wholeRows < 0 && !tuning.lookback && !smallCopies && !tiles.pieceSpans &&
       warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback > ColumnPolicy::kTilesWindowRegisters)
     return false;
   int64_t perLane = std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters / (warpColumns * flagRegisters), 1,
@@ -519,7 +524,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // kTilesByteIntoWideLookback.)
   if (perLane < ColumnPolicy::kTilesLookback && dtypeSize(spec.in) == 1 && accWords == 2)
     perLane = std::min<int64_t>(perLane, ColumnPolicy::kTilesByteIntoWideLookback);
-  tiles.lookbackPerLane = pick(tuning.lookback, int(perLane));
+  tiles.lookbackPerLane = tiles.pieceSpans ? 1 : pick(tuning.lookback, int(perLane));
   tiles.lookbackWarps = 1;
   tiles.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
   tiles.wordCopies = false; // (a tile is one bulk copy)

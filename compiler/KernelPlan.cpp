@@ -82,7 +82,7 @@ static std::string planText(const KernelPlan &p, bool forClass) {
   if (family == KernelFamily::Column && p.wordCopies)
     os << " word_copies=1";
   if (family == KernelFamily::Column && p.wholeRows) {
-    os << " whole_rows=1 lookback=" << p.lookbackPerLane;
+    os << " whole_rows=1 lookback=" << p.lookbackPerLane << (p.pieceSpans ? " piece_spans=1" : "");
     if (!forClass)
       os << " workspace=" << p.workspaceBytes;
   }

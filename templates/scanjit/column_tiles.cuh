@@ -15,6 +15,21 @@
 // fold of lookback_scan.cuh; bitwise reproducible); each slice then scans
 // from the prefix and the slices before it, and stores its results
 // straight from registers (a warp's stores cover whole rows of the tile).
+//
+// With span totals (`piece_spans=1`, Plan::kPieceSpans) a column's window
+// reads 24 values, not 32 x kLookbackPerLane: the inclusive prefix of tile
+// id - 129, the span totals of tiles id - 121, id - 113, ..., id - 9 (each
+// the aggregates of the 8 tiles up to its own, within its line), then the
+// aggregates of tiles id - 8 .. id - 1, folded in that order (bitwise
+// reproducible). A tile publishes its span total once the 7 aggregates
+// before it are in (they were published a tile ahead), before it waits on
+// other tiles' spans, so no window waits on a tile's own prefix but the
+// base's, 129 tiles back. Tuned only: as is, it ran 1.2-2.0x the window of
+// 128 tiles (H200, BENCHMARKS.md, seventy-first pass). With one block an
+// SM, the tiles a window's spans end at are in flight with it, so each
+// tile waits on spans published in its own round (a round trip and more a
+// tile of 3-4 us). Aggregates published two tiles ahead (a fourth stage)
+// would let a tile publish its next one's span a round before it is read.
 #pragma once
 
 #include "scanjit/bulk_copy.cuh"
@@ -34,7 +49,12 @@ template <class P, class Plan> struct ColumnTiles {
   static constexpr long long kSlice = (kRows + Plan::kGroups - 1) / Plan::kGroups; // rows a thread scans
   static constexpr int kWarps = Plan::kThreads / 32;
   static constexpr int kColumnsPerWarp = int((kColumns + kWarps - 1) / kWarps); // look-back windows a warp reads
-  static constexpr int W = 32 * Plan::kLookbackPerLane;                         // a column's window, in tiles
+  // Span totals (Plan::kPieceSpans): a span's tiles, the spans a window
+  // reads, and the window, in tiles (the base's distance).
+  static constexpr int kSpan = 8, kSpanCount = 15, kSpanWindow = kSpan * (kSpanCount + 1) + 1;
+  static constexpr int W = Plan::kPieceSpans ? kSpanWindow : 32 * Plan::kLookbackPerLane; // a column's window, in tiles
+  static_assert(!Plan::kPieceSpans || (Plan::kLookbackPerLane == 1 && kSpanCount + kSpan <= 32),
+                "a value a lane of the window");
 };
 
 // Mirrors columnTilesSharedBytes() in compiler/ColumnPlanner.cpp: a tile's run,
@@ -64,11 +84,13 @@ template <class P, class Plan> struct ColumnTilesShared {
 };
 
 // Bytes of workspace: the look-back's header, then every column's tile
-// aggregates, then their inclusive prefixes, column-major so that a warp's
-// window loads are one run (the planner's columnTilesWorkspaceBytes).
+// aggregates, then their inclusive prefixes (then, with span totals, their
+// span totals), column-major so that a warp's window loads are one run (the
+// planner's columnTilesWorkspaceBytes).
 template <class P, class Plan> __host__ __device__ constexpr long long column_tiles_workspace_bytes(long long lines) {
-  return lookback_workspace_bytes(lines * ColumnTiles<P, Plan>::kTilesPerLine * P::Inner::kSize,
-                                  int(sizeof(typename P::Acc)));
+  const long long values = lines * ColumnTiles<P, Plan>::kTilesPerLine * P::Inner::kSize;
+  const int acc = int(sizeof(typename P::Acc));
+  return lookback_workspace_bytes(values, acc) + (Plan::kPieceSpans ? values * 2 * acc : 0);
 }
 
 template <class P, class Plan>
@@ -95,6 +117,7 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
   Shared &st = dynamic_stages<Shared, Plan>();
   const long long tiles = lines * Tiles::kTilesPerLine;
   LookbackWorkspace<Acc> ws(workspace, tiles * C);
+  typename LookbackWorkspace<Acc>::Slot *const span = ws.inclusive + tiles * C; // (span totals only)
 
   const TensorLastWords<P> last_words(in, mask, lines);
 
@@ -253,10 +276,23 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
         seen[j][k] = Flagged::none();
       base[j] = Flagged::none();
     }
-    const long long window_first = id - Tiles::W + 1 + lane; // this lane's first tile of the window
+    // The tile whose value this lane reads in round k (id: none): a run of
+    // aggregates; with span totals, lane m < kSpanCount a span total, the
+    // next kSpan lanes the last tiles' aggregates.
+    constexpr bool kSpans = Plan::kPieceSpans;
+    const long long window_first = id - Tiles::W + 1 + lane; // (without span totals) this lane's first tile
+    auto window_tile = [&](int k) -> long long {
+      if constexpr (kSpans)
+        return lane < Tiles::kSpanCount ? id - Tiles::kSpanWindow + Tiles::kSpan * (lane + 1)
+               : lane < Tiles::kSpanCount + Tiles::kSpan ? id - Tiles::kSpan + (lane - Tiles::kSpanCount)
+                                                          : id;
+      else
+        return window_first + (long long)k * 32;
+    };
+    const bool reads_span = kSpans && lane < Tiles::kSpanCount;
     const bool has_base = lane == 0 && id - Tiles::W >= now.p.line_first;
     auto counts = [&](int k) {
-      const long long t = window_first + (long long)k * 32;
+      const long long t = window_tile(k);
       return t >= now.p.line_first && t < id;
     };
     auto load_window = [&]() {
@@ -268,7 +304,8 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
 #pragma unroll
         for (int k = 0; k < K; ++k)
           if (counts(k) && !seen[j][k].ready(ws.tag))
-            seen[j][k] = load_flagged(ws.aggregate + col * tiles + window_first + (long long)k * 32);
+            seen[j][k] = load_flagged(kSpans ? (reads_span ? span : ws.aggregate) + col * tiles + window_tile(k)
+                                             : ws.aggregate + col * tiles + window_first + (long long)k * 32);
         if (has_base && !base[j].ready(ws.tag))
           base[j] = load_flagged(ws.inclusive + col * tiles + id - Tiles::W);
       }
@@ -286,6 +323,32 @@ __device__ __forceinline__ void column_scan_tiles(const typename P::In *in, cons
     if (next.id >= 0)
       publish_aggregates(next, use + 1);
 
+    if constexpr (kSpans) {
+      // This tile's span total: the aggregates of the 7 tiles before it in
+      // its line (the window's last 7 lanes; published a tile ahead, so in
+      // by now), then its own; published before the wait on the others.
+      const bool recent = lane > Tiles::kSpanCount && lane < Tiles::kSpanCount + Tiles::kSpan && counts(0);
+      for (;;) {
+        bool in = true;
+#pragma unroll
+        for (int j = 0; j < J; ++j)
+          in = in && (warp + j * Tiles::kWarps >= C || !recent || seen[j][0].ready(ws.tag));
+        if (__all_sync(0xffffffffu, in))
+          break;
+        __nanosleep(32);
+        load_window();
+      }
+#pragma unroll
+      for (int j = 0; j < J; ++j) {
+        const int col = warp + j * Tiles::kWarps;
+        if (col >= C)
+          continue;
+        const Acc values[1] = {seen[j][0].value()};
+        const Acc before = WindowFold<M>::warp_total(values, recent ? 1u : 0u);
+        if (lane == 0)
+          ws.publish(span + col * tiles + id, ChainMonoid<M>::type::combine(before, st.aggregates[use & 1][col]));
+      }
+    }
     for (;;) {
       bool ready = true;
 #pragma unroll

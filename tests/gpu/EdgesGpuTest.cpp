@@ -1147,6 +1147,33 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
   expectCasesPass(sliced, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
+TEST(Edges, WholeRowTilesLookBackOverSpanTotals) {
+  // Tiles of whole rows whose windows read span totals (piece_spans=1,
+  // column_tiles.cuh; tuned only so far): lines of hundreds of tiles (the
+  // base 129 tiles back), of a few dozen (spans cut at the line's start),
+  // batches of lines, masks, both directions, exclusive, log-sum-exp, 8-,
+  // 2- and 1-byte elements; small tiles (tile_rows) make many of them.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"piece_spans=1,tile_rows=50", "sum f32[30001,20] dim=0"},
+      {"piece_spans=1,tile_rows=40", "max f64[3,9001,21] dim=1 mask reverse"},
+      {"piece_spans=1,tile_rows=64", "logsumexp f32[20001,30] dim=0 exclusive"},
+      {"piece_spans=1,tile_rows=30", "sum i32[5,1003,37] dim=1 reverse exclusive"},
+      {"piece_spans=1", "sum f16[200003,33] dim=0"},
+      {"piece_spans=1,tile_rows=24", "min u8[40001,24] dim=0 mask"},
+      {"piece_spans=1,tile_rows=48", "prod f32[20000,17] dim=0 reverse"},
+  };
+  for (const auto &[tuning, spec] : cases) {
+    ScopedTuning tune(tuning.c_str());
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_TRUE(plan.wholeRows) << spec;
+    EXPECT_TRUE(plan.pieceSpans) << spec;
+    EXPECT_EQ(plan.lookbackPerLane, 1) << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 1, 1), offsets(0, 0, 3)});
+}
+
 TEST(Edges, MiddleSizedScansHoldTheirShares) {
   SCANJIT_REQUIRE_GPU();
   // Scans of a few rows whose tiles all fit the SMs' shared memory: each

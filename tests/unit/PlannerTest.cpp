@@ -829,6 +829,15 @@ TEST(Planner, TallPanelsTakeTilesOfWholeRows) {
   // mask stand-in, the ring, three tiles' slice totals, and two tiles'
   // prefixes and aggregates.
   EXPECT_EQ(p.sharedBytes, 3 * (48032 + 16 + 18) + (3 * 25 + 4) * 20 * 4 + 256);
+  // Windows over span totals (piece_spans=1; tuned only): a value a lane,
+  // and a span total more a column of each tile in the workspace.
+  const KernelPlan spans = planKernel(mustParse("sum f32[4194304,20] dim=0"), *parsePlanTuning("piece_spans=1"));
+  EXPECT_TRUE(spans.wholeRows && spans.pieceSpans);
+  EXPECT_EQ(spans.lookbackPerLane, 1);
+  EXPECT_EQ(spans.workspaceBytes, 16 + 3 * 6991 * 20 * 8);
+  EXPECT_NE(spans.toString().find(" whole_rows=1 lookback=1 piece_spans=1 workspace=3355696"), std::string::npos)
+      << spans.toString();
+  EXPECT_FALSE(p.pieceSpans);
   // Log-sum-exp's slice totals are (max, sum) pairs: 408 rows of 30 in 17 slices.
   const KernelPlan lse = plan("logsumexp f32[1000000,30] dim=0");
   EXPECT_TRUE(lse.wholeRows && lse.rowsPerChunk == 408 && lse.groups == 17) << lse.toString();
