@@ -45,17 +45,26 @@ void expectUnstagedLookback(const std::string &spec) {
   EXPECT_EQ(plan.stages, 0) << spec;
 }
 
-// Each (tuning, spec) plans lane threads with stages, of words of lanes or
-// of one lane each as `words` says (no GPU needed).
-void expectLaneThreadPlans(const std::vector<std::pair<std::string, std::string>> &cases, bool words) {
+// Each (tuning, spec)'s plan under its tuning, checked by `check(plan,
+// what)` (no GPU needed).
+template <class Check>
+void checkTunedPlans(const std::vector<std::pair<std::string, std::string>> &cases, Check check) {
   for (const auto &[tuning, spec] : cases) {
     ScopedTuning tune(tuning.c_str());
     KernelPlan plan;
     ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_TRUE(plan.laneThreads) << tuning << " " << spec;
-    EXPECT_EQ(plan.laneWidth > 1, words) << tuning << " " << spec;
-    EXPECT_GT(plan.stages, 0) << tuning << " " << spec;
+    check(plan, tuning + " " + spec);
   }
+}
+
+// Each (tuning, spec) plans lane threads with stages, of words of lanes or
+// of one lane each as `words` says (no GPU needed).
+void expectLaneThreadPlans(const std::vector<std::pair<std::string, std::string>> &cases, bool words) {
+  checkTunedPlans(cases, [&](const KernelPlan &plan, const std::string &what) {
+    EXPECT_TRUE(plan.laneThreads) << what;
+    EXPECT_EQ(plan.laneWidth > 1, words) << what;
+    EXPECT_GT(plan.stages, 0) << what;
+  });
 }
 
 // Each (tuning, spec) case passes, under its tuning, at each placement.
@@ -1162,14 +1171,11 @@ TEST(Edges, WholeRowTilesLookBackOverSpanTotals) {
       {"piece_spans=1,tile_rows=24", "min u8[40001,24] dim=0 mask"},
       {"piece_spans=1,tile_rows=48", "prod f32[20000,17] dim=0 reverse"},
   };
-  for (const auto &[tuning, spec] : cases) {
-    ScopedTuning tune(tuning.c_str());
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_TRUE(plan.wholeRows) << spec;
-    EXPECT_TRUE(plan.pieceSpans) << spec;
-    EXPECT_EQ(plan.lookbackPerLane, 1) << spec;
-  }
+  checkTunedPlans(cases, [](const KernelPlan &plan, const std::string &what) {
+    EXPECT_TRUE(plan.wholeRows) << what;
+    EXPECT_TRUE(plan.pieceSpans) << what;
+    EXPECT_EQ(plan.lookbackPerLane, 1) << what;
+  });
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(1, 1, 1), offsets(0, 0, 3)});
 }
@@ -1482,14 +1488,11 @@ TEST(Edges, PackedLanesInOneBlockOfMoreItems) {
       {"occupancy=1,items=31", "min u8[400001,2] dim=0 reverse exclusive"},
       {"occupancy=1,items=31", "max i8[300003,4] dim=0 mask"},
   };
-  for (const auto &[tuning, spec] : cases) {
-    ScopedTuning tune(tuning.c_str());
-    KernelPlan plan;
-    ASSERT_TRUE(planOf(spec, plan));
-    EXPECT_EQ(plan.minBlocksPerSm, 1) << spec;
-    EXPECT_GE(plan.stages, 3) << spec;
-    EXPECT_GT(plan.packedLanes, 1) << spec;
-  }
+  checkTunedPlans(cases, [](const KernelPlan &plan, const std::string &what) {
+    EXPECT_EQ(plan.minBlocksPerSm, 1) << what;
+    EXPECT_GE(plan.stages, 3) << what;
+    EXPECT_GT(plan.packedLanes, 1) << what;
+  });
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
