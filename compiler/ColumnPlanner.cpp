@@ -513,9 +513,10 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   // harder.
   // Windows over span totals (piece_spans=1, column_tiles.cuh) hold a
   // value a lane. Tuned only: they ran 1.2-2.0x the policy's windows
-  // (H200; BENCHMARKS.md, seventy-first pass).
+  // (H200; BENCHMARKS.md, seventy-first pass). (The refusal below stands
+  // for them: piece_spans=1 asks the pipeline's pieces for span totals too.)
   tiles.pieceSpans = pickFlag(tuning.pieceSpans, false);
-  if (tuning.wholeRows < 0 && !tuning.lookback && !smallCopies && !tiles.pieceSpans &&
+  if (tuning.wholeRows < 0 && !tuning.lookback && !smallCopies &&
       warpColumns * flagRegisters * ColumnPolicy::kTilesMinLookback > ColumnPolicy::kTilesWindowRegisters)
     return false;
   int64_t perLane = std::clamp<int64_t>(ColumnPolicy::kTilesWindowRegisters / (warpColumns * flagRegisters), 1,
