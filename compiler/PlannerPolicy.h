@@ -885,7 +885,7 @@ struct ColumnPolicy {
   //   @3 1.55 / 1.29, max i16[4194304,4] exclusive @2 2.07 / 1.61, sum
   //   bf16[16777216,4] @1 1.58 / 1.22, prod f16[2097152,4] @1 (410 tiles)
   //   2.16 / 2.07; 17 items lost to 20 on all five swept;
-  // - masked u8/i8 words of four lanes (lane threads, 15 items -> 31): max
+  // - masked u8/i8 words of four lanes (lane threads, 13 items -> 31): max
   //   u8[16777216,4] mask exclusive 1.65 / 1.38, max i8[33554432,4] mask
   //   1.61 / 1.29, max u8[8388608,4] mask 1.67 / 1.50, min i8[4194304,4]
   //   mask reverse (529 tiles) 1.72 / 1.69;
@@ -909,6 +909,8 @@ struct ColumnPolicy {
   // - five 4-byte lanes (staged, 4 -> 10): max i32[3355443,5] mask 1.43 /
   //   1.11, max f32[3355443,5] 1.63 / 1.33 (8 items: 1.26, 1.53; three
   //   lanes did not gain: sum f32[5592404,3] 1.25 / 1.24).
+  // Registers: 116-255 (masked i16 reverse exclusive), no spills, over
+  // every op, dtype and flag these take.
   static constexpr int kPackedOneBlockPerSm = 1;
   static constexpr int kPackedOneBlockMinTilesPerSm = 3;
   static constexpr int kLaneThreadBytePairOneBlockMinTilesPerSm = 6;
