@@ -803,40 +803,49 @@ bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted
                          lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
 }
 
-// Packed lanes that take one block an SM of more items on the timed arch
-// where that still makes `minTilesPerSm` tiles an SM
-// (ColumnPolicy::kPackedOneBlock*; items 0 where none do): four 2-byte
+// Packed lanes that take more items on the timed arch where that still
+// makes `minTilesPerSm` tiles an SM and three stages (items 0 where none
+// do): in the usual blocks (smBlocks 0), unmasked u8/i8 words of four lanes
+// (ColumnPolicy::kLaneThreadByteWord*; not bool, which spilled 20 stores at
+// 23); in one block an SM (ColumnPolicy::kPackedOneBlock*), four 2-byte
 // lanes in 4-byte accumulators (staged Lanes items shifted and unmasked or
 // on the grid and masked; lane threads on the grid, unmasked), five 4-byte
 // lanes on the grid (staged), u8/i8 pairs and masked u8/i8 words of four
 // lanes (lane threads).
-struct PackedOneBlock {
+struct WiderPackedItems {
   int items = 0;
   int minTilesPerSm = 0;
+  int smBlocks = 0;
 };
-PackedOneBlock packedOneBlock(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning,
-                              const KernelPlan &plan, bool shifted) {
+WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning,
+                                  const KernelPlan &plan, bool shifted) {
   using policy::ColumnPolicy;
-  if (!arch.timed || tuning.items || tuning.occupancy)
+  if (!arch.timed || tuning.items)
     return {};
-  const int minTiles = ColumnPolicy::kPackedOneBlockMinTilesPerSm;
+  const bool byteWordsOfFour = byteIntegerElements(spec) && plan.laneThreads &&
+                               plan.laneWidth == ColumnPolicy::kLaneWordBytesOfBytes;
+  if (byteWordsOfFour && !spec.mask)
+    return {ColumnPolicy::kLaneThreadByteWordItems, ColumnPolicy::kLaneThreadByteWordMinTilesPerSm, 0};
+  if (tuning.occupancy)
+    return {};
+  const int minTiles = ColumnPolicy::kPackedOneBlockMinTilesPerSm, one = ColumnPolicy::kPackedOneBlockPerSm;
   const bool fourTwoByteLanes = twoByteInWordAccumulators(spec) && plan.packedLanes == 4;
   if (!plan.laneThreads && fourTwoByteLanes && shifted && !spec.mask)
-    return {ColumnPolicy::kPackedTwoByteShiftedFourLaneOneBlockItems, minTiles};
+    return {ColumnPolicy::kPackedTwoByteShiftedFourLaneOneBlockItems, minTiles, one};
   if (!plan.laneThreads && fourTwoByteLanes && !shifted && spec.mask)
-    return {ColumnPolicy::kPackedTwoByteMaskedFourLaneOneBlockItems, minTiles};
+    return {ColumnPolicy::kPackedTwoByteMaskedFourLaneOneBlockItems, minTiles, one};
   if (plan.laneThreads && fourTwoByteLanes && !shifted && !spec.mask)
-    return {ColumnPolicy::kLaneThreadTwoByteFourLaneOneBlockItems, minTiles};
+    return {ColumnPolicy::kLaneThreadTwoByteFourLaneOneBlockItems, minTiles, one};
   const bool fiveWordLanes = dtypeSize(spec.in) == 4 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
                              plan.packedLanes == ColumnPolicy::kPackedFiveLanes;
   if (!plan.laneThreads && fiveWordLanes && !shifted)
-    return {ColumnPolicy::kPackedFiveLaneOneBlockItems, minTiles};
+    return {ColumnPolicy::kPackedFiveLaneOneBlockItems, minTiles, one};
   if (!byteIntegerElements(spec) || !plan.laneThreads)
     return {};
   if (plan.packedLanes == 2)
-    return {ColumnPolicy::kLaneThreadByteOneBlockItems, ColumnPolicy::kLaneThreadBytePairOneBlockMinTilesPerSm};
-  if (plan.packedLanes == 4 && plan.laneWidth == ColumnPolicy::kLaneWordBytesOfBytes && spec.mask)
-    return {ColumnPolicy::kLaneThreadByteOneBlockItems, minTiles};
+    return {ColumnPolicy::kLaneThreadByteOneBlockItems, ColumnPolicy::kLaneThreadBytePairOneBlockMinTilesPerSm, one};
+  if (plan.packedLanes == 4 && byteWordsOfFour && spec.mask)
+    return {ColumnPolicy::kLaneThreadByteOneBlockItems, minTiles, one};
   return {};
 }
 
@@ -1000,31 +1009,17 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       plan = entryPlan;
       return planLinesByLookback(arch, spec, wordsOfFour, plan);
     }
-    // Unmasked u8/i8 words of 4 on the timed arch: more items where they
-    // still make enough tiles (ColumnPolicy::kLaneThreadByteWordItems; not
-    // bool, which spilled 20 stores at 23).
-    const bool byteWordsOfFour = byteIntegerElements(spec) && plan.laneThreads &&
-                                 plan.laneWidth == policy::ColumnPolicy::kLaneWordBytesOfBytes && !spec.mask &&
-                                 arch.timed && !tuning.items;
-    if (byteWordsOfFour) {
-      KernelPlan wider = plan;
-      planLookback(arch, spec, tuning, wider, rows / packed, threads, policy::ColumnPolicy::kLaneThreadByteWordItems);
-      if (wider.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
-          tilesOf(wider) >= int64_t(policy::ColumnPolicy::kLaneThreadByteWordMinTilesPerSm) * policy::kTimedSms) {
-        plan = wider;
-        return true;
-      }
-    }
-    // Kinds that gain from one block an SM of more items, where it still
-    // makes enough tiles and holds three stages (packedOneBlock).
-    if (const PackedOneBlock wide = partsAsItems ? PackedOneBlock{} : packedOneBlock(arch, spec, tuning, plan, shifted);
+    // Kinds that gain from more items (in one block an SM, most), where
+    // they still make enough tiles and hold three stages (widerPackedItems).
+    if (const WiderPackedItems wide = partsAsItems ? WiderPackedItems{}
+                                                   : widerPackedItems(arch, spec, tuning, plan, shifted);
         wide.items) {
-      KernelPlan oneBlock = plan;
-      planLookback(arch, spec, tuning, oneBlock, rows / packed, threads, wide.items, /*contiguousRows=*/true,
-                   policy::ColumnPolicy::kPackedOneBlockPerSm);
-      if (oneBlock.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
-          tilesOf(oneBlock) >= int64_t(wide.minTilesPerSm) * policy::kTimedSms) {
-        plan = oneBlock;
+      KernelPlan wider = plan;
+      planLookback(arch, spec, tuning, wider, rows / packed, threads, wide.items, /*contiguousRows=*/true,
+                   wide.smBlocks);
+      if (wider.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
+          tilesOf(wider) >= int64_t(wide.minTilesPerSm) * policy::kTimedSms) {
+        plan = wider;
         return true;
       }
     }

@@ -1939,9 +1939,8 @@ TEST(Planner, SixteenLanesPublishInParts) {
 // Lane threads of 32-byte groups (8 lanes of 4-byte accumulators) on the
 // grid take one block an SM of 31 items (masked 29 of 4-byte elements,
 // else 23, and 23 for i32 sums and products into i64) from 262144 packed
-// items on; fewer items (too few
-// tiles for the SMs) and shifted stages keep the smaller blocks
-// (ColumnPolicy::kLaneThreadOneBlock*).
+// items on; fewer items (too few tiles for the SMs) and shifted stages keep
+// the smaller blocks (ColumnPolicy::kLaneThreadOneBlock*).
 TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   const std::pair<const char *, int> cases[] = {
       {"sum f32[262144,8] dim=0", 31},        {"max u8[8388608,8] dim=0", 31},
@@ -1986,9 +1985,8 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
 // unmasked or on the grid and masked; lane threads on the grid unmasked),
 // five 4-byte lanes on the grid, u8/i8 pairs and masked u8/i8 words of four
 // lanes take one block an SM of more items where that still makes enough
-// tiles
-// (ColumnPolicy::kPackedOneBlock*); smaller problems and other archs keep
-// their smaller blocks.
+// tiles (ColumnPolicy::kPackedOneBlock*, widerPackedItems); smaller
+// problems and other archs keep their smaller blocks.
 TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
   PlanTuning offGrid;
   offGrid.offGrid = 1;
