@@ -811,14 +811,17 @@ bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted
 // lanes in 4-byte accumulators (staged Lanes items shifted and unmasked or
 // on the grid and masked; lane threads on the grid, unmasked), five 4-byte
 // lanes on the grid (staged), u8/i8 pairs and masked u8/i8 words of four
-// lanes (lane threads).
+// lanes (lane threads); and staged Lanes items the byte budget leaves at
+// few items a thread (`items`, the policy's), from the most items down by
+// two (`fewerBy`) to the first that holds three stages and makes the tiles.
 struct WiderPackedItems {
   int items = 0;
   int minTilesPerSm = 0;
   int smBlocks = 0;
+  int fewerBy = 0; // 0: only `items`
 };
 WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning,
-                                  const KernelPlan &plan, bool shifted) {
+                                  const KernelPlan &plan, bool shifted, int items) {
   using policy::ColumnPolicy;
   if (!arch.timed || tuning.items)
     return {};
@@ -840,6 +843,13 @@ WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, 
                              plan.packedLanes == ColumnPolicy::kPackedFiveLanes;
   if (!plan.laneThreads && fiveWordLanes && !shifted)
     return {ColumnPolicy::kPackedFiveLaneOneBlockItems, minTiles, one};
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const bool byteOrder = byteElements(spec) && accBytes < 8; // bytes' max/min, in 4-byte accumulators
+  if (!plan.laneThreads && items <= ColumnPolicy::kPackedFewItems && !byteOrder) {
+    const int budgetItems = ColumnPolicy::kPackedFewItemsAccBytes / (accBytes * plan.packedLanes);
+    const int most = std::min(ColumnPolicy::kPackedFewItemsOneBlockItems, (budgetItems - 1) | 1); // odd
+    return {most, ColumnPolicy::kPackedFewItemsOneBlockMinTilesPerSm, one, 2};
+  }
   if (!byteIntegerElements(spec) || !plan.laneThreads)
     return {};
   if (plan.packedLanes == 2)
@@ -1011,11 +1021,11 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     }
     // Kinds that gain from more items (in one block an SM, most), where
     // they still make enough tiles and hold three stages (widerPackedItems).
-    if (const WiderPackedItems wide = partsAsItems ? WiderPackedItems{}
-                                                   : widerPackedItems(arch, spec, tuning, plan, shifted);
-        wide.items) {
+    const WiderPackedItems wide =
+        partsAsItems ? WiderPackedItems{} : widerPackedItems(arch, spec, tuning, plan, shifted, items);
+    for (int wideItems = wide.items; wideItems > items; wideItems -= wide.fewerBy ? wide.fewerBy : wideItems) {
       KernelPlan wider = plan;
-      planLookback(arch, spec, tuning, wider, rows / packed, threads, wide.items, /*contiguousRows=*/true,
+      planLookback(arch, spec, tuning, wider, rows / packed, threads, wideItems, /*contiguousRows=*/true,
                    wide.smBlocks);
       if (wider.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
           tilesOf(wider) >= int64_t(wide.minTilesPerSm) * policy::kTimedSms) {

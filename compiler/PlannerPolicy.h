@@ -920,6 +920,25 @@ struct ColumnPolicy {
   static constexpr int kPackedFiveLanes = 5;
   static constexpr int kPackedFiveLaneOneBlockItems = 10;
   static constexpr int kLaneThreadByteOneBlockItems = 31;
+  // Staged Lanes items that the byte budget (packedLanesItems) leaves at
+  // kPackedFewItems or fewer a thread (wide groups: 8-byte accumulators of
+  // 2-4 lanes, 4-byte ones of 6-7): one block an SM of the most odd items
+  // from kPackedFewItemsOneBlockItems, within kPackedFewItemsAccBytes of
+  // accumulators a thread, down to the first that holds three stages in at
+  // least kPackedFewItemsOneBlockMinTilesPerSm tiles an SM. (Byte
+  // accumulators, bytes' max/min of 3-7 lanes, spilled 4-632 stores at 17;
+  // prod i64 x 4 at 9 items, 288 bytes, 8.) Sweeps, H200, x copy, policy /
+  // one block (BENCHMARKS.md,
+  // seventy-second pass): sum u8[16777216,2] 1.89 / 1.23 (17), sum
+  // i16[8388608,2] 1.73 / 1.28 (17), prod i8[8388608,2] mask 1.97 / 1.56
+  // (15; 17 holds two stages: 3.38), sum u8[8388608,4] 5.85 / 1.59 (9), sum
+  // f32[2396745,7] 3.17 / 1.30 (9; 11, two stages: 6.96), max
+  // f32[2796202,6] 1.38 / 1.11 (11), sum f32[2796202,6] mask 1.72 / 1.18
+  // (9), max f32[699050,6] 1.86 / 1.62 (9; 11 makes 248 tiles: 1.52).
+  static constexpr int kPackedFewItems = 6;
+  static constexpr int kPackedFewItemsOneBlockItems = 17;
+  static constexpr int kPackedFewItemsAccBytes = 272;
+  static constexpr int kPackedFewItemsOneBlockMinTilesPerSm = 2;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by
   // spills alone: sm_100's ptxas spilled 4-24 stores at 11 (sm_90 and

@@ -1819,12 +1819,14 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   // Other staged groups of up to 24 bytes: 96 bytes of accumulators, tiles
   // of up to 32 KB, while three stages fit (kPackedStaged*): f32 x 3 8
   // items, masked 7 (8 leave two stages), f32 x 6 4, byte sums into i64 x 2
-  // 6; 7 lanes of f32 (28 bytes) keep the power-of-two budget's 2.
+  // 6; 7 lanes of f32 (28 bytes) keep the power-of-two budget's 2. (In
+  // problems of a few hundred tiles: larger ones take one block an SM of
+  // more, PackedLanesTakeOneBlockOfMoreItems.)
   const std::pair<const char *, int> staged[] = {{"sum f32[5592404,3] dim=0", 8},
                                                  {"max i32[5592404,3] dim=0 mask reverse", 7},
-                                                 {"sum f32[2796202,6] dim=0", 4},
-                                                 {"sum u8[16777216,2] dim=0", 6},
-                                                 {"max i32[2396745,7] dim=0", 2}};
+                                                 {"sum f32[200000,6] dim=0", 4},
+                                                 {"sum u8[400000,2] dim=0", 6},
+                                                 {"max i32[100000,7] dim=0", 2}};
   for (const auto &[text, itemsEach] : staged) {
     const KernelPlan p = plan(text);
     EXPECT_FALSE(p.laneThreads) << text;
@@ -1847,7 +1849,7 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   EXPECT_EQ(planKernel(mustParse("max i16[1048576,4] dim=0"), offGrid).items, 8);
   EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0 mask"), offGrid).items, 8);
   // i16 sums (in 8-byte accumulators) keep the usual budget.
-  EXPECT_EQ(plan("sum i16[4194304,4] dim=0").items, 2);
+  EXPECT_EQ(plan("sum i16[200000,4] dim=0").items, 2);
   // One group alone packs whatever its length (the pipeline copies its
   // ragged end); groups in lines off the 16-byte grid pack into shifted
   // stages (edges=1: each tile read from its place in its first word).
@@ -1998,7 +2000,16 @@ TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
       {"max u8[4194304,4] dim=0 mask", false, true, 31},     {"min i8[16777216,4] dim=0 mask reverse", false, true, 31},
       {"sum f16[8388607,4] dim=0 mask", false, false, 23},   {"max bf16[4194304,4] dim=0 mask reverse", false, false, 23},
       {"min bf16[4194304,4] dim=0 reverse", false, true, 31}, {"sum f16[8388608,4] dim=0", false, true, 31},
-      {"max i32[3355443,5] dim=0 mask", false, false, 10},  {"sum f32[3355443,5] dim=0", false, false, 10}};
+      {"max i32[3355443,5] dim=0 mask", false, false, 10},  {"sum f32[3355443,5] dim=0", false, false, 10},
+      // Staged groups the byte budget leaves at 6 items or fewer: the most
+      // odd items within 272 bytes of accumulators a thread, from 17, that
+      // hold three stages in 2 tiles an SM (shifted five lanes among them).
+      {"sum u8[16777216,2] dim=0", false, false, 17},       {"prod i8[8388608,2] dim=0 mask", false, false, 15},
+      {"sum f32[2796202,6] dim=0", false, false, 11},       {"sum f32[2796202,6] dim=0 mask", false, false, 9},
+      {"max i32[2396745,7] dim=0", false, false, 9},        {"max i32[2396745,7] dim=0 mask", false, false, 7},
+      {"sum i16[4194304,4] dim=0", false, false, 7},        {"prod i64[4194304,4] dim=0", false, false, 7},
+      {"sum f64[5592405,3] dim=0", false, false, 11},       {"sum f32[2796202,6] dim=0", true, false, 11},
+      {"sum f32[3355443,5] dim=0", true, false, 13},        {"max f32[699050,6] dim=0", false, false, 9}};
   for (const auto &[text, shifted, laneThreads, items] : wide) {
     const KernelPlan p = shifted ? planKernel(mustParse(text), offGrid) : plan(text);
     EXPECT_EQ(p.items, items) << text;
@@ -2016,11 +2027,18 @@ TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
       EXPECT_LT(p.items, 20) << text;
     }
   }
-  // Masked shifted four 2-byte lanes, shifted five 4-byte lanes and
-  // unmasked byte words of four keep their rules.
+  // Masked shifted four 2-byte lanes and unmasked byte words of four keep
+  // their rules; bytes' max/min (4-byte accumulators) keep their budget.
   EXPECT_EQ(plan("max u8[8388608,4] dim=0").items, 23);
   EXPECT_EQ(planKernel(mustParse("sum f16[8388608,4] dim=0 mask"), offGrid).items, 8);
-  EXPECT_GT(planKernel(mustParse("sum f32[3355443,5] dim=0"), offGrid).minBlocksPerSm, 1);
+  EXPECT_GT(plan("max u8[2796202,6] dim=0").minBlocksPerSm, 1);
+  EXPECT_GT(plan("min i8[2396745,7] dim=0 mask").minBlocksPerSm, 1);
+  // Few tiles or another arch: the byte budget's items.
+  for (const char *text : {"sum f32[200000,6] dim=0", "sum u8[400000,2] dim=0"}) {
+    EXPECT_GT(plan(text).minBlocksPerSm, 1) << text;
+    EXPECT_LE(plan(text).items, 6) << text;
+  }
+  EXPECT_LE(planKernel(mustParse("sum u8[16777216,2] dim=0"), {}, Target{100}).items, 6);
 }
 
 // Packed lanes are scanned by lane threads (lane_threads.cuh) where the
