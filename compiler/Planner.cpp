@@ -364,11 +364,14 @@ int64_t packedGroupBytes(const ScanSpec &spec, int64_t lanes) {
 }
 
 // The parts a look-back publishes a packed group's value in: one where it
-// fits kMaxPackedBytes, else as many of that size (PublishedParts in
-// templates/scanjit/flagged_value.cuh).
+// fits kMaxPackedBytes, else parts of the most adjacent lanes that divide
+// the group and fit (LanesParts in templates/scanjit/packed_lanes.cuh).
 int publishedParts(const ScanSpec &spec, int64_t lanes) {
-  const int64_t bytes = packedGroupBytes(spec, lanes);
-  return bytes > policy::ColumnPolicy::kMaxPackedBytes ? int(bytes / policy::ColumnPolicy::kMaxPackedBytes) : 1;
+  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  int64_t partLanes = lanes;
+  while (partLanes > 1 && (lanes % partLanes != 0 || partLanes * accBytes > policy::ColumnPolicy::kMaxPackedBytes))
+    --partLanes;
+  return int(lanes / partLanes);
 }
 
 // Whether a pipelined look-back tile's items may be scanned again from its
@@ -632,9 +635,11 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
     return 0;
   const int64_t bytes = packedGroupBytes(spec, c);
   const int parts = publishedParts(spec, c);
+  // (Groups of 8-byte accumulators in parts of fewer bytes: 5-7 lanes.)
+  const bool wideLanes = dtypeSize(accumulatorType(spec.op, spec.in)) == 8;
   const bool fits = bytes <= policy::ColumnPolicy::kMaxPackedBytes ||
                     (bytes <= policy::ColumnPolicy::kMaxSplitPackedBytes &&
-                     bytes == parts * int64_t(policy::ColumnPolicy::kMaxPackedBytes) && c % parts == 0);
+                     (bytes == parts * int64_t(policy::ColumnPolicy::kMaxPackedBytes) || wideLanes));
   if (!fits)
     return 0;
   auto packs = [&](const GeometryDim &d) { return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0); };
@@ -933,8 +938,11 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // warp and hold words of lanes or elements of 4 bytes or more: unpacked,
     // its lines ran 4-12x copy; shifted stages, H200, sum f16[1048576,16]
     // dim=0 @1 10.7 -> 3.5, max u8[4194304,16] mask @1 11.6 -> 4.6; H100,
-    // sum f64[1048576,8] @1 3.98 -> 2.25, BENCHMARKS.md. Narrower elements
-    // a lane a thread, byte sums into i64, are untimed: unpacked.)
+    // sum f64[1048576,8] @1 3.98 -> 2.25, BENCHMARKS.md. Elsewhere, as
+    // narrower integers summed into i64 x 8 and 8-byte accumulators of 5-7
+    // lanes, it is staged as Lanes items where many tiles take one block an
+    // SM: unpacked, they ran 3.0-5.6x copy, packed 1.3-2.9, H200,
+    // BENCHMARKS.md, seventy-second pass.)
     const bool inParts = publishedParts(spec, packed) > 1;
     const bool partsTakeLaneThreads =
         inParts && (width > 1 || dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes);
@@ -942,12 +950,12 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
         pickFlag(tuning.laneThreads, partsTakeLaneThreads || laneThreadsPay(spec, packed, width, shifted)) &&
         32 % (packed / width) == 0; // (whole groups of threads tile a warp)
     plan.laneWidth = plan.laneThreads ? width : 1;
-    // (A group published in parts as Lanes items: every thread would hold
-    // whole groups of over 32 bytes.)
+    // A group in parts as Lanes items (40-64 bytes an item) packs in one
+    // block an SM (widerPackedItems) or as tuned: in two blocks' 128
+    // registers, at one item, u8/i16 x 8 sums spilled 16-100 stores (sm_90;
+    // sm_100 8-40 at x 6 and x 7).
     const bool partsAsItems = inParts && !plan.laneThreads;
-    if (partsAsItems) {
-      plan.stages = 0;
-    } else if (plan.laneThreads) {
+    if (plan.laneThreads) {
       const int itemBytes = accBytes * plan.laneWidth; // a thread's accumulators of an item
       threads = pick(tuning.threads, itemBytes > 4 ? policy::ColumnPolicy::kLaneThreadWideThreads
                                                    : policy::ColumnPolicy::kLaneThreadThreads);
@@ -1021,8 +1029,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     }
     // Kinds that gain from more items (in one block an SM, most), where
     // they still make enough tiles and hold three stages (widerPackedItems).
-    const WiderPackedItems wide =
-        partsAsItems ? WiderPackedItems{} : widerPackedItems(arch, spec, tuning, plan, shifted, items);
+    const WiderPackedItems wide = widerPackedItems(arch, spec, tuning, plan, shifted, items);
     for (int wideItems = wide.items; wideItems > items; wideItems -= wide.fewerBy ? wide.fewerBy : wideItems) {
       KernelPlan wider = plan;
       planLookback(arch, spec, tuning, wider, rows / packed, threads, wideItems, /*contiguousRows=*/true,
@@ -1033,7 +1040,9 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
         return true;
       }
     }
-    if (!partsAsItems) {
+    if (partsAsItems && !tuning.items && !tuning.occupancy) {
+      plan.stages = 0;
+    } else {
       const KernelPlan unplanned = plan;
       planLookback(arch, spec, tuning, plan, rows / packed, threads, items);
       // Lanes items past the power-of-two budget's, not at the cost of the

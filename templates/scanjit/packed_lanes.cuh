@@ -87,17 +87,23 @@ template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_idx(Lanes<
   return each_lane(x, [lane](T v) { return shfl_idx(v, lane); });
 }
 
-// A group of over 32 bytes publishes its lanes in parts of 32 bytes
-// (flagged_value.cuh), each of C / kParts adjacent lanes (the planner
-// checks that they divide: packedLanes() in compiler/Planner.cpp).
+// A group of over 32 bytes publishes its lanes in parts of at most 32
+// bytes (flagged_value.cuh), each of the most adjacent lanes that divide C
+// and fit (f64 x 8: two parts of 4 lanes, x 6: two of 3, x 5 and x 7: a
+// lane a part; the planner's publishedParts() counts the same).
+template <class T, int C> __host__ __device__ constexpr int lanes_a_part() {
+  int d = C;
+  while (d > 1 && (C % d != 0 || d * int(sizeof(T)) > 32))
+    --d;
+  return d;
+}
 template <class T, int C, bool kSplit = (sizeof(Lanes<T, C>) > 32)> struct LanesParts {
   static constexpr int kParts = 1;
   typedef Lanes<T, C> Part;
 };
 template <class T, int C> struct LanesParts<T, C, true> {
-  static constexpr int kParts = int(sizeof(Lanes<T, C>)) / 32;
-  static_assert(kParts * 32 == int(sizeof(Lanes<T, C>)) && C % kParts == 0, "whole parts of 32 bytes");
-  static constexpr int kPartLanes = C / kParts;
+  static constexpr int kPartLanes = lanes_a_part<T, C>();
+  static constexpr int kParts = C / kPartLanes;
   typedef Lanes<T, kPartLanes> Part;
   static __device__ __forceinline__ Part part(const Lanes<T, C> &v, int q) {
     Part p;

@@ -1254,13 +1254,14 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
   // shared memory (lookback_lanes.cuh). No stages, any alignment: costly
-  // combines, and groups of over 32 bytes of accumulators that are not
-  // whole parts of 32 bytes (40, 48, 56 bytes), or whose lanes a thread
-  // each would be narrower than 4 bytes (byte sums, in 8 bytes).
-  // (Cheap combines of narrower groups are packed: the next test; groups
-  // in parts: PackedLanesPublishedInParts. A view with no
-  // contiguous dim at a stride of 16 bytes or less stages its dense spans:
-  // LinesAtAStrideOfTheirOwn.)
+  // combines, groups of over 32 bytes of 4-byte accumulators that are not
+  // whole parts of 32 bytes (36-60 bytes), and in problems of too few tiles
+  // for one block an SM, groups of 8-byte ones that no lane threads tile a
+  // warp for (40-64 bytes: 5-7 lanes, byte sums x 8; many tiles pack them:
+  // WideLanesInUnevenParts). (Cheap combines of narrower groups are packed:
+  // the next test; groups in parts: PackedLanesPublishedInParts. A view
+  // with no contiguous dim at a stride of 16 bytes or less stages its dense
+  // spans: LinesAtAStrideOfTheirOwn.)
   const std::vector<std::string> specs = {
       "logsumexp f32[300001,2] dim=0 reverse", "sum f64[100001,5] dim=0 mask",
       "logsumexp f64[2,100001,3] dim=1 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
@@ -1269,6 +1270,7 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
       "max i64[100000,7] dim=0 reverse exclusive", "max f64[100001,6] dim=0 mask exclusive",
       "sum f32[100000,12] dim=0 mask reverse",  "logsumexp f32[60000,16] dim=0 exclusive",
       "sum f32[80000,10] dim=0",                "sum u8[200000,8] dim=0 mask",
+      "min f32[100001,15] dim=0 mask exclusive",
   };
   for (const std::string &s : specs)
     if (s.find("strides") == std::string::npos)
@@ -1531,6 +1533,39 @@ TEST(Edges, PackedLanesPublishedInParts) {
   }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
+}
+
+TEST(Edges, WideLanesInUnevenParts) {
+  // Groups of 40-64 bytes of 8-byte accumulators that no lane threads tile
+  // a warp for (5-7 lanes; narrower integers summed into i64 x 8, a lane a
+  // thread): staged Lanes items, published in parts of the most lanes that
+  // divide the group and fit 32 bytes (x 6: two of 3; x 5, x 7: a lane a
+  // part), each read by warps of its own, in one block an SM (tuned: the
+  // policy takes it from a few hundred tiles, which the unit tests pin, and
+  // leaves smaller problems unpacked); masks, both directions, exclusive,
+  // lines of a 3-D tensor, odd lengths, at four placements (the off-grid
+  // ones in shifted stages).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"occupancy=1,items=5", "sum f64[100003,5] dim=0 reverse"},
+      {"occupancy=1,items=3", "max i64[90001,7] dim=0 mask exclusive"},
+      {"occupancy=1,items=5", "min f64[3,40001,6] dim=1"},
+      {"occupancy=1,items=5", "sum i32[120001,6] dim=0 mask reverse exclusive"},
+      {"occupancy=1,items=5", "prod i16[100003,5] dim=0"},
+      {"occupancy=1,items=3", "sum u8[150001,8] dim=0 mask"},
+      {"occupancy=1,items=3", "sum bool[100000,7] dim=0 reverse"},
+      {"occupancy=1,items=5", "sum f64[200003,6] dim=0 exclusive"},
+      {"occupancy=1,items=3", "min i64[200001,7] dim=0 mask reverse"},
+      {"occupancy=1,items=5", "sum i8[300001,5] dim=0"},
+  };
+  checkTunedPlans(cases, [](const KernelPlan &plan, const std::string &what) {
+    EXPECT_GE(plan.packedLanes, 5) << what;
+    EXPECT_FALSE(plan.laneThreads) << what;
+    EXPECT_GE(plan.stages, 3) << what;
+    const int parts = plan.packedLanes == 6 || plan.packedLanes == 8 ? 2 : plan.packedLanes;
+    EXPECT_EQ(plan.lookbackWarps % parts, 0) << what << ": warps of each part";
+  });
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
 TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {

@@ -1865,9 +1865,19 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   }
   for (const char *text : {"sum f32[1048576,2] dim=0 strides=[3,1]", // rows not whole groups
                            "logsumexp f32[1048576,2] dim=0",          // a costly combine
-                           "sum f64[1048576,5] dim=0",        // 40 bytes of accumulators
-                           "sum f32[1048576,12] dim=0"})      // 48: not whole parts of 32
+                           "sum f32[1048576,12] dim=0"})      // 48 bytes: not whole parts of 32
     EXPECT_EQ(plan(text).stages, 0) << text;
+  // 8-byte accumulators of 5-7 lanes publish in parts of fewer bytes (x 6:
+  // two of 3 lanes; x 5 and x 7: a lane a part), narrower integers summed
+  // into i64 x 8 in two: staged Lanes items, as no lane threads tile a warp.
+  for (const char *text : {"sum f64[1048576,5] dim=0", "max i64[1048576,7] dim=0 mask", "sum i32[1048576,6] dim=0",
+                           "sum u8[1048576,8] dim=0"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_GE(p.stages, 3) << text;
+    EXPECT_GT(p.packedLanes, 4) << text;
+    EXPECT_FALSE(p.laneThreads) << text;
+    EXPECT_EQ(p.lookbackWarps % (p.packedLanes == 6 || p.packedLanes == 8 ? 2 : p.packedLanes), 0) << text;
+  }
   // Groups of 17 to 32 bytes pack in blocks of 256 (128 registers a thread).
   for (const char *text : {"max f32[2097152,6] dim=0", "sum f64[1048576,3] dim=0", "sum i32[1048576,4] dim=0 reverse"}) {
     KernelPlan p = plan(text);
@@ -2207,10 +2217,10 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
   EXPECT_EQ(two.stages, 0);
   EXPECT_EQ(two.grid, 1048576 / (512 * 4) + 1);
   EXPECT_EQ(two.sharedBytes, 2 * (2048 * 2 * 4) + 16 + 64);
-  KernelPlan seven = plan("sum f64[1048576,7] dim=0"); // 56-byte rows: 128-thread blocks, 56 KB of rows
-  EXPECT_EQ(seven.family, KernelFamily::RowLookback);
-  EXPECT_EQ(seven.threads, 128);
-  EXPECT_EQ(seven.sharedBytes, 2 * (512 * 7 * 8) + 16 + 64);
+  KernelPlan fourteen = plan("sum f32[1048576,14] dim=0"); // 56-byte rows: 128-thread blocks, 56 KB of rows
+  EXPECT_EQ(fourteen.family, KernelFamily::RowLookback);
+  EXPECT_EQ(fourteen.threads, 128);
+  EXPECT_EQ(fourteen.sharedBytes, 2 * (512 * 14 * 4) + 16 + 64);
   EXPECT_EQ(plan("sum f32[1048576,17] dim=0").family, KernelFamily::Column);             // 17 columns
   EXPECT_EQ(planKernel(mustParse("sum f32[1048576,2] dim=0"), {}, Target{80}).stages, 0); // no bulk copies: no stages
   EXPECT_EQ(plan("sum f16[1048576,32] dim=0").family, KernelFamily::Column);             // 32 columns
