@@ -206,6 +206,16 @@ const Case kCases[] = {
     {"cliffs", "sum u8[16777216,2] dim=0"},
     {"cliffs", "max u8[8388608,8] dim=0 mask"},
     {"cliffs", "min i8[4194304,16] dim=0", 1},
+    // Wide groups of 8-byte accumulators (seventy-second pass: 3.0-5.6x
+    // copy unpacked or in tiles of 2 items): 2-8 lanes of f64/i64 and of
+    // integers summed into i64, shifted too.
+    {"cliffs", "sum f64[4194304,4] dim=0"},
+    {"cliffs", "sum u8[8388608,4] dim=0"},
+    {"cliffs", "sum f64[2796202,6] dim=0"},
+    {"cliffs", "max i64[2396745,7] dim=0 mask", 2},
+    {"cliffs", "sum f64[3355443,5] dim=0"},
+    {"cliffs", "sum i16[2097152,8] dim=0", 1},
+    {"cliffs", "sum f32[2396745,7] dim=0"},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
