@@ -844,11 +844,11 @@ WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, 
     return {ColumnPolicy::kPackedTwoByteMaskedFourLaneOneBlockItems, minTiles, one};
   if (plan.laneThreads && fourTwoByteLanes && !shifted && !spec.mask)
     return {ColumnPolicy::kLaneThreadTwoByteFourLaneOneBlockItems, minTiles, one};
-  const bool fiveWordLanes = dtypeSize(spec.in) == 4 && dtypeSize(accumulatorType(spec.op, spec.in)) == 4 &&
-                             plan.packedLanes == ColumnPolicy::kPackedFiveLanes;
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  const bool fiveWordLanes =
+      dtypeSize(spec.in) == 4 && accBytes == 4 && plan.packedLanes == ColumnPolicy::kPackedFiveLanes;
   if (!plan.laneThreads && fiveWordLanes && !shifted)
     return {ColumnPolicy::kPackedFiveLaneOneBlockItems, minTiles, one};
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const bool byteOrder = byteElements(spec) && accBytes < 8; // bytes' max/min, in 4-byte accumulators
   if (!plan.laneThreads && items <= ColumnPolicy::kPackedFewItems && !byteOrder) {
     const int budgetItems = ColumnPolicy::kPackedFewItemsAccBytes / (accBytes * plan.packedLanes);

@@ -925,11 +925,11 @@ struct ColumnPolicy {
   // 2-4 lanes, 4-byte ones of 6-7): one block an SM of the most odd items
   // from kPackedFewItemsOneBlockItems, within kPackedFewItemsAccBytes of
   // accumulators a thread, down to the first that holds three stages in at
-  // least kPackedFewItemsOneBlockMinTilesPerSm tiles an SM. (Byte
-  // accumulators, bytes' max/min of 3-7 lanes, spilled 4-632 stores at 17;
-  // prod i64 x 4 at 9 items, 288 bytes, 8.) Sweeps, H200, x copy, policy /
-  // one block (BENCHMARKS.md,
-  // seventy-second pass): sum u8[16777216,2] 1.89 / 1.23 (17), sum
+  // least kPackedFewItemsOneBlockMinTilesPerSm tiles an SM. (Bytes'
+  // max/min of 3-7 lanes, in 4-byte accumulators, spilled 4-632 stores at
+  // 17, and are left out; prod i64 x 4 at 9 items, 288 bytes, spilled 8.)
+  // Sweeps, H200, x copy, policy / one block (BENCHMARKS.md, seventy-second
+  // pass): sum u8[16777216,2] 1.89 / 1.23 (17), sum
   // i16[8388608,2] 1.73 / 1.28 (17), prod i8[8388608,2] mask 1.97 / 1.56
   // (15; 17 holds two stages: 3.38), sum u8[8388608,4] 5.85 / 1.59 (9), sum
   // f32[2396745,7] 3.17 / 1.30 (9; 11, two stages: 6.96), max
