@@ -162,8 +162,7 @@ std::string workspaceUsed(const KernelPlan &plan) {
     return "scanjit::column_tiles_workspace_bytes<Problem, Plan>(Problem::Lines::count(1))";
   switch (plan.family) {
   case KernelFamily::RowLookback:
-    return "scanjit::lookback_workspace_bytes(scanjit::lookback_tiles<Problem, Plan>(Problem::Lines::count(1)), "
-           "sizeof(Problem::Acc))";
+    return "scanjit::lookback_kernel_workspace_bytes<Problem, Plan>(Problem::Lines::count(1))";
   case KernelFamily::Column: return "scanjit::column_workspace_bytes<Problem, Plan>(Problem::Lines::count(1))";
   default: return "0LL";
   }

@@ -363,15 +363,20 @@ int64_t packedGroupBytes(const ScanSpec &spec, int64_t lanes) {
   return lanes * dtypeSize(accumulatorType(spec.op, spec.in));
 }
 
-// The parts a look-back publishes a packed group's value in: one where it
-// fits kMaxPackedBytes, else parts of the most adjacent lanes that divide
-// the group and fit (LanesParts in templates/scanjit/packed_lanes.cuh).
+// The lanes of each part a look-back publishes a packed group's value in:
+// the whole group where it fits kMaxPackedBytes, else the fewest parts that
+// fit, of as many lanes each, the last padded (lanes_a_part in
+// templates/scanjit/packed_lanes.cuh).
+int64_t publishedPartLanes(const ScanSpec &spec, int64_t lanes) {
+  const int64_t parts = ceilDiv(packedGroupBytes(spec, lanes), policy::ColumnPolicy::kMaxPackedBytes);
+  return ceilDiv(lanes, parts);
+}
 int publishedParts(const ScanSpec &spec, int64_t lanes) {
-  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
-  int64_t partLanes = lanes;
-  while (partLanes > 1 && (lanes % partLanes != 0 || partLanes * accBytes > policy::ColumnPolicy::kMaxPackedBytes))
-    --partLanes;
-  return int(lanes / partLanes);
+  return int(ceilDiv(lanes, publishedPartLanes(spec, lanes)));
+}
+// The bytes a packed group's value is published in, padding included.
+int64_t publishedGroupBytes(const ScanSpec &spec, int64_t lanes) {
+  return packedGroupBytes(spec, publishedParts(spec, lanes) * publishedPartLanes(spec, lanes));
 }
 
 // Whether a pipelined look-back tile's items may be scanned again from its
@@ -625,7 +630,7 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
 // Narrow columns the look-back scans as one row of their rows
 // (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine, a
 // group's values within kMaxPackedBytes, or within kMaxSplitPackedBytes in
-// whole parts of it (each of whole lanes), and every other line stride in
+// parts of it (publishedParts), and every other line stride in
 // whole groups, so the pipelined look-back bulk-copies them (the tiles of
 // lines off the 16-byte grid through shifted stages: packedOnTheGrid). The
 // group's size, else 0.
@@ -633,14 +638,7 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
   if (c <= 1 || spec.op == ScanOp::LogSumExp)
     return 0;
-  const int64_t bytes = packedGroupBytes(spec, c);
-  const int parts = publishedParts(spec, c);
-  // (Groups of 8-byte accumulators in parts of fewer bytes: 5-7 lanes.)
-  const bool wideLanes = dtypeSize(accumulatorType(spec.op, spec.in)) == 8;
-  const bool fits = bytes <= policy::ColumnPolicy::kMaxPackedBytes ||
-                    (bytes <= policy::ColumnPolicy::kMaxSplitPackedBytes &&
-                     (bytes == parts * int64_t(policy::ColumnPolicy::kMaxPackedBytes) || wideLanes));
-  if (!fits)
+  if (packedGroupBytes(spec, c) > policy::ColumnPolicy::kMaxSplitPackedBytes)
     return 0;
   auto packs = [&](const GeometryDim &d) { return d.in % c == 0 && d.out % c == 0 && (!spec.mask || d.mask % c == 0); };
   return std::all_of(g.lines.begin(), g.lines.end() - 1, packs) ? c : 0;
@@ -824,6 +822,7 @@ struct WiderPackedItems {
   int minTilesPerSm = 0;
   int smBlocks = 0;
   int fewerBy = 0; // 0: only `items`
+  int threads = 0; // 0: the plan's
 };
 WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning,
                                   const KernelPlan &plan, bool shifted, int items) {
@@ -850,10 +849,17 @@ WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, 
   if (!plan.laneThreads && fiveWordLanes && !shifted)
     return {ColumnPolicy::kPackedFiveLaneOneBlockItems, minTiles, one};
   const bool byteOrder = byteElements(spec) && accBytes < 8; // bytes' max/min, in 4-byte accumulators
-  if (!plan.laneThreads && items <= ColumnPolicy::kPackedFewItems && !byteOrder) {
-    const int budgetItems = ColumnPolicy::kPackedFewItemsAccBytes / (accBytes * plan.packedLanes);
+  // (Groups in parts whatever the budget's items: 2-byte elements' budget
+  // counts their blocks of 128. i16 max/min in parts within a smaller
+  // budget: ColumnPolicy::kPackedFewItemsShortOrderAccBytes.)
+  const bool inParts = publishedParts(spec, plan.packedLanes) > 1;
+  const bool shortOrderInParts = isIntegral(spec.in) && dtypeSize(spec.in) == 2 && accBytes < 8 && inParts;
+  if (!plan.laneThreads && (items <= ColumnPolicy::kPackedFewItems || inParts) && !byteOrder) {
+    const int budgetItems =
+        (shortOrderInParts ? ColumnPolicy::kPackedFewItemsShortOrderAccBytes : ColumnPolicy::kPackedFewItemsAccBytes) /
+        (accBytes * plan.packedLanes);
     const int most = std::min(ColumnPolicy::kPackedFewItemsOneBlockItems, (budgetItems - 1) | 1); // odd
-    return {most, ColumnPolicy::kPackedFewItemsOneBlockMinTilesPerSm, one, 2};
+    return {most, ColumnPolicy::kPackedFewItemsOneBlockMinTilesPerSm, one, 2, ColumnPolicy::kPackedFewItemsOneBlockThreads};
   }
   if (!byteIntegerElements(spec) || !plan.laneThreads)
     return {};
@@ -939,10 +945,10 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // its lines ran 4-12x copy; shifted stages, H200, sum f16[1048576,16]
     // dim=0 @1 10.7 -> 3.5, max u8[4194304,16] mask @1 11.6 -> 4.6; H100,
     // sum f64[1048576,8] @1 3.98 -> 2.25, BENCHMARKS.md. Elsewhere, as
-    // narrower integers summed into i64 x 8 and 8-byte accumulators of 5-7
-    // lanes, it is staged as Lanes items where many tiles take one block an
-    // SM: unpacked, they ran 3.0-5.6x copy, packed 1.3-2.9, H200,
-    // BENCHMARKS.md, seventy-second pass.)
+    // narrower integers summed into i64 x 8, 8-byte accumulators of 5-7
+    // lanes and 4-byte ones of 9-15, it is staged as Lanes items where many
+    // tiles take one block an SM: unpacked, they ran 2.0-5.7x copy, packed
+    // 1.3-3.5, H200, BENCHMARKS.md, seventy-second and -third passes.)
     const bool inParts = publishedParts(spec, packed) > 1;
     const bool partsTakeLaneThreads =
         inParts && (width > 1 || dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes);
@@ -950,7 +956,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
         pickFlag(tuning.laneThreads, partsTakeLaneThreads || laneThreadsPay(spec, packed, width, shifted)) &&
         32 % (packed / width) == 0; // (whole groups of threads tile a warp)
     plan.laneWidth = plan.laneThreads ? width : 1;
-    // A group in parts as Lanes items (40-64 bytes an item) packs in one
+    // A group in parts as Lanes items (33-64 bytes an item) packs in one
     // block an SM (widerPackedItems) or as tuned: in two blocks' 128
     // registers, at one item, u8/i16 x 8 sums spilled 16-100 stores (sm_90;
     // sm_100 8-40 at x 6 and x 7).
@@ -1030,10 +1036,13 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // Kinds that gain from more items (in one block an SM, most), where
     // they still make enough tiles and hold three stages (widerPackedItems).
     const WiderPackedItems wide = widerPackedItems(arch, spec, tuning, plan, shifted, items);
-    for (int wideItems = wide.items; wideItems > items; wideItems -= wide.fewerBy ? wide.fewerBy : wideItems) {
+    // (Groups in parts fall back on the unpacked plan, not on `items`: down
+    // to ColumnPolicy::kPackedPartsMinItems.)
+    const int fewestItems = partsAsItems ? policy::ColumnPolicy::kPackedPartsMinItems : items + 1;
+    for (int wideItems = wide.items; wideItems >= fewestItems; wideItems -= wide.fewerBy ? wide.fewerBy : wideItems) {
       KernelPlan wider = plan;
-      planLookback(arch, spec, tuning, wider, rows / packed, threads, wideItems, /*contiguousRows=*/true,
-                   wide.smBlocks);
+      planLookback(arch, spec, tuning, wider, rows / packed, wide.threads ? pick(tuning.threads, wide.threads) : threads,
+                   wideItems, /*contiguousRows=*/true, wide.smBlocks);
       if (wider.stages >= policy::ColumnPolicy::kPackedStagedMinStages &&
           tilesOf(wider) >= int64_t(wide.minTilesPerSm) * policy::kTimedSms) {
         plan = wider;
@@ -1254,6 +1263,9 @@ int64_t linesPerBatch(const KernelPlan &plan) {
 
 int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
+  if (plan.family == KernelFamily::RowLookback && plan.packedLanes > 1) // (a group's value, padded: in parts)
+    return lookbackWorkspaceBytes(lines / plan.packedLanes * gridTilesPerRow(spec, plan),
+                                  int(publishedGroupBytes(spec, plan.packedLanes)));
   if (plan.family == KernelFamily::RowLookback)
     return lookbackWorkspaceBytes(lines * gridTilesPerRow(spec, plan), accBytes);
   if (plan.family == KernelFamily::Column)

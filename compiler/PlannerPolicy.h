@@ -617,10 +617,11 @@ struct ColumnPolicy {
   static constexpr int kPackedWithoutStagesWideAccBytes = 256;
   static constexpr int kPackedWithoutStagesWideThreads = 128;
   static constexpr int kPackedWithoutStagesWideNarrowThreads = 256;
-  // Groups of more, up to this many bytes of accumulators, in whole parts
-  // of kMaxPackedBytes (f32 x 16, max u8 x 16 in i32, f64 x 8), are packed
-  // where lane threads scan them: the look-back publishes each part apart
-  // and reads it with warps of its own (PublishedParts, flagged_value.cuh).
+  // Groups of more, up to this many bytes of accumulators (f32 x 9-16, max
+  // u8 x 16 in i32, f64 x 5-8), are packed where lane threads scan them or
+  // Lanes items are staged: the look-back publishes each part of at most
+  // kMaxPackedBytes apart, the last padded, and reads it with warps of its
+  // own (PublishedParts, flagged_value.cuh; LanesParts, packed_lanes.cuh).
   // Unpacked, a block scanned and chained a tile step's 8 or 16 lines one
   // by one: 3.5-12x copy (H100, BENCHMARKS.md).
   static constexpr int kMaxSplitPackedBytes = 64;
@@ -922,7 +923,9 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadByteOneBlockItems = 31;
   // Staged Lanes items that the byte budget (packedLanesItems) leaves at
   // kPackedFewItems or fewer a thread (wide groups: 8-byte accumulators of
-  // 2-4 lanes, 4-byte ones of 6-7): one block an SM of the most odd items
+  // 2-4 lanes, 4-byte ones of 6-7), and groups published in parts whatever
+  // their budget (8-byte accumulators of 5-8 lanes that no lane threads
+  // take, 4-byte ones of 9-15): one block an SM of the most odd items
   // from kPackedFewItemsOneBlockItems, within kPackedFewItemsAccBytes of
   // accumulators a thread, down to the first that holds three stages in at
   // least kPackedFewItemsOneBlockMinTilesPerSm tiles an SM. (Bytes'
@@ -938,7 +941,20 @@ struct ColumnPolicy {
   static constexpr int kPackedFewItems = 6;
   static constexpr int kPackedFewItemsOneBlockItems = 17;
   static constexpr int kPackedFewItemsAccBytes = 272;
+  // i16 max and min in parts: within 192 bytes (masked x 13 spilled 16
+  // stores at 5 items, 272 bytes' budget; at 192, 3-5 items, none).
+  static constexpr int kPackedFewItemsShortOrderAccBytes = 192;
   static constexpr int kPackedFewItemsOneBlockMinTilesPerSm = 2;
+  // ... in blocks of 256 threads, the most a block of up to 255 registers a
+  // thread holds: 2-byte elements' packed lanes keep blocks of 128 elsewhere
+  // (kPackedTwoByteWideThreads), which as one block an SM ran 4.2-5.3x copy
+  // (sum f16[1864135,9] dim=0 4.24 -> 1.87 at 256, 128 threads in two
+  // blocks 6.69; H200, BENCHMARKS.md, seventy-third pass).
+  static constexpr int kPackedFewItemsOneBlockThreads = 256;
+  // Groups published in parts take the rule down to this many items, else
+  // stay unpacked (sum f16[1118481,15] dim=0 at 3 items: 3.1-3.7x copy,
+  // unpacked 4.6; H200, seventy-third pass).
+  static constexpr int kPackedPartsMinItems = 3;
   // Untimed archs (sm_100/120; no such GPU here): items shared by 4 or more
   // lane threads (8 lanes of f32/i32 as pairs) take 9 items, chosen by
   // spills alone: sm_100's ptxas spilled 4-24 stores at 11 (sm_90 and

@@ -67,4 +67,17 @@ __device__ __forceinline__ void lookback_scan(const void *in_, const u8 *mask, v
   }
 }
 
+// The workspace lookback_scan() uses for `lines` lines: its packed
+// problem's tiles where the plan packs lanes, each value as published (in
+// padded parts: SlotOf).
+template <class P, class Plan> __host__ __device__ constexpr long long lookback_kernel_workspace_bytes(long long lines) {
+  if constexpr (ScanPacked<P, Plan>::value) {
+    constexpr int C = int(ScanLanes<P>::kLanes);
+    typedef PackedLanes<P, C> Q;
+    return lookback_workspace_bytes(lookback_tiles<Q, Plan>(lines / C), int(sizeof(SlotOf<typename Q::Acc>)) / 2);
+  } else {
+    return lookback_workspace_bytes(lookback_tiles<P, Plan>(lines), int(sizeof(typename P::Acc)));
+  }
+}
+
 } // namespace scanjit

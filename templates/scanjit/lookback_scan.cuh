@@ -28,7 +28,9 @@
 
 namespace scanjit {
 
-// Bytes of workspace for `tiles` tiles of accumulator size `accBytes`: a
+// Bytes of workspace for `tiles` tiles of accumulator size `accBytes` (as
+// published: a value in padded parts counts its padding,
+// lookback_kernel_workspace_bytes in lookback_kernel.cuh): a
 // 16-byte tile counter, then each tile's aggregate, then each tile's
 // inclusive prefix, as flagged values (the planner computes the same and the
 // emitted source asserts it).

@@ -87,15 +87,15 @@ template <class T, int C> __device__ __forceinline__ Lanes<T, C> shfl_idx(Lanes<
   return each_lane(x, [lane](T v) { return shfl_idx(v, lane); });
 }
 
-// A group of over 32 bytes publishes its lanes in parts of at most 32
-// bytes (flagged_value.cuh), each of the most adjacent lanes that divide C
-// and fit (f64 x 8: two parts of 4 lanes, x 6: two of 3, x 5 and x 7: a
-// lane a part; the planner's publishedParts() counts the same).
+// A group of over 32 bytes publishes its lanes in the fewest parts of at
+// most 32 bytes (flagged_value.cuh), of as many adjacent lanes each, the
+// last padded where they do not divide C: f64 x 6 in two parts of 3, x 5 in
+// two of 3, x 7 in two of 4; f32 x 9 in two of 5. Padding lanes publish T()
+// and no result reads them (put() skips them). The planner's
+// publishedParts() counts the same.
 template <class T, int C> __host__ __device__ constexpr int lanes_a_part() {
-  int d = C;
-  while (d > 1 && (C % d != 0 || d * int(sizeof(T)) > 32))
-    --d;
-  return d;
+  constexpr int kParts = (C * int(sizeof(T)) + 31) / 32;
+  return (C + kParts - 1) / kParts;
 }
 template <class T, int C, bool kSplit = (sizeof(Lanes<T, C>) > 32)> struct LanesParts {
   static constexpr int kParts = 1;
@@ -103,19 +103,22 @@ template <class T, int C, bool kSplit = (sizeof(Lanes<T, C>) > 32)> struct Lanes
 };
 template <class T, int C> struct LanesParts<T, C, true> {
   static constexpr int kPartLanes = lanes_a_part<T, C>();
-  static constexpr int kParts = C / kPartLanes;
+  static constexpr int kParts = (C + kPartLanes - 1) / kPartLanes;
+  static_assert(kPartLanes * int(sizeof(T)) <= 32, "a part fits a published value");
   typedef Lanes<T, kPartLanes> Part;
+  // (q is a constant wherever these are called: unrolled loops over parts.)
   static __device__ __forceinline__ Part part(const Lanes<T, C> &v, int q) {
     Part p;
 #pragma unroll
     for (int c = 0; c < kPartLanes; ++c)
-      p.v[c] = v.v[q * kPartLanes + c];
+      p.v[c] = q * kPartLanes + c < C ? v.v[q * kPartLanes + c] : T();
     return p;
   }
   static __device__ __forceinline__ void put(Lanes<T, C> &v, int q, const Part &p) {
 #pragma unroll
     for (int c = 0; c < kPartLanes; ++c)
-      v.v[q * kPartLanes + c] = p.v[c];
+      if (q * kPartLanes + c < C)
+        v.v[q * kPartLanes + c] = p.v[c];
   }
 };
 template <class T, int C> struct PublishedParts<Lanes<T, C>> : LanesParts<T, C> {};

@@ -1254,10 +1254,9 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // Rows of at most 16 bytes: each column a line of the look-back, a block
   // loading a tile step of all of a group's columns together through
   // shared memory (lookback_lanes.cuh). No stages, any alignment: costly
-  // combines, groups of over 32 bytes of 4-byte accumulators that are not
-  // whole parts of 32 bytes (36-60 bytes), and in problems of too few tiles
-  // for one block an SM, groups of 8-byte ones that no lane threads tile a
-  // warp for (40-64 bytes: 5-7 lanes, byte sums x 8; many tiles pack them:
+  // combines, and in problems of too few tiles for one block an SM, groups
+  // of 33-64 bytes of accumulators that no lane threads tile a warp for
+  // (f32 x 9-15, f64 x 5-7, byte sums x 8; many tiles pack them:
   // WideLanesInUnevenParts). (Cheap combines of narrower groups are packed:
   // the next test; groups in parts: PackedLanesPublishedInParts. A view
   // with no contiguous dim at a stride of 16 bytes or less stages its dense
@@ -1536,11 +1535,12 @@ TEST(Edges, PackedLanesPublishedInParts) {
 }
 
 TEST(Edges, WideLanesInUnevenParts) {
-  // Groups of 40-64 bytes of 8-byte accumulators that no lane threads tile
-  // a warp for (5-7 lanes; narrower integers summed into i64 x 8, a lane a
-  // thread): staged Lanes items, published in parts of the most lanes that
-  // divide the group and fit 32 bytes (x 6: two of 3; x 5, x 7: a lane a
-  // part), each read by warps of its own, in one block an SM (tuned: the
+  // Groups of 33-64 bytes of accumulators that no lane threads tile a warp
+  // for (8-byte ones of 5-7 lanes; narrower integers summed into i64 x 8,
+  // a lane a thread; 4-byte ones of 9-15 lanes): staged Lanes items,
+  // published in two parts of at most 32 bytes, the last padded where the
+  // lanes do not divide evenly (x 5: 3 + 2 and a padding lane; f32 x 9:
+  // 5 + 4), each read by warps of its own, in one block an SM (tuned: the
   // policy takes it from a few hundred tiles, which the unit tests pin, and
   // leaves smaller problems unpacked); masks, both directions, exclusive,
   // lines of a 3-D tensor, odd lengths, at four placements (the off-grid
@@ -1556,13 +1556,20 @@ TEST(Edges, WideLanesInUnevenParts) {
       {"occupancy=1,items=5", "sum f64[200003,6] dim=0 exclusive"},
       {"occupancy=1,items=3", "min i64[200001,7] dim=0 mask reverse"},
       {"occupancy=1,items=5", "sum i8[300001,5] dim=0"},
+      {"occupancy=1,items=5", "sum f32[120001,9] dim=0 mask"},
+      {"occupancy=1,items=5", "max f16[100003,11] dim=0 reverse exclusive"},
+      {"occupancy=1,items=3", "min f32[100001,15] dim=0 mask reverse"},
+      {"occupancy=1,items=5", "max i32[90001,10] dim=0 exclusive"},
+      {"occupancy=1,items=5", "sum bf16[2,50001,13] dim=1 reverse"},
+      {"occupancy=1,items=3", "prod f32[100003,12] dim=0 mask"},
+      {"occupancy=1,items=3", "sum f32[80001,14] dim=0"},
+      {"threads=256,occupancy=1,items=3", "max i16[100003,13] dim=0 mask reverse"},
   };
   checkTunedPlans(cases, [](const KernelPlan &plan, const std::string &what) {
     EXPECT_GE(plan.packedLanes, 5) << what;
     EXPECT_FALSE(plan.laneThreads) << what;
     EXPECT_GE(plan.stages, 3) << what;
-    const int parts = plan.packedLanes == 6 || plan.packedLanes == 8 ? 2 : plan.packedLanes;
-    EXPECT_EQ(plan.lookbackWarps % parts, 0) << what << ": warps of each part";
+    EXPECT_EQ(plan.lookbackWarps % 2, 0) << what << ": warps of each part";
   });
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});

@@ -1864,20 +1864,30 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_TRUE(plan(text).edges) << text;
   }
   for (const char *text : {"sum f32[1048576,2] dim=0 strides=[3,1]", // rows not whole groups
-                           "logsumexp f32[1048576,2] dim=0",          // a costly combine
-                           "sum f32[1048576,12] dim=0"})      // 48 bytes: not whole parts of 32
+                           "logsumexp f32[1048576,2] dim=0"})         // a costly combine
     EXPECT_EQ(plan(text).stages, 0) << text;
-  // 8-byte accumulators of 5-7 lanes publish in parts of fewer bytes (x 6:
-  // two of 3 lanes; x 5 and x 7: a lane a part), narrower integers summed
-  // into i64 x 8 in two: staged Lanes items, as no lane threads tile a warp.
+  // Groups of 33-64 bytes that no lane threads tile a warp for publish in
+  // two parts of at most 32 bytes, the last padded (8-byte accumulators of
+  // 5-7 lanes, narrower integers summed into i64 x 8, 4-byte ones of 9-15
+  // lanes): staged Lanes items where many tiles take one block an SM.
   for (const char *text : {"sum f64[1048576,5] dim=0", "max i64[1048576,7] dim=0 mask", "sum i32[1048576,6] dim=0",
-                           "sum u8[1048576,8] dim=0"}) {
+                           "sum u8[1048576,8] dim=0", "sum f32[1048576,12] dim=0", "max f16[1048576,9] dim=0 mask",
+                           "min i32[1048576,13] dim=0", "prod bf16[1048576,11] dim=0"}) {
     const KernelPlan p = plan(text);
     EXPECT_GE(p.stages, 3) << text;
     EXPECT_GT(p.packedLanes, 4) << text;
     EXPECT_FALSE(p.laneThreads) << text;
-    EXPECT_EQ(p.lookbackWarps % (p.packedLanes == 6 || p.packedLanes == 8 ? 2 : p.packedLanes), 0) << text;
+    EXPECT_EQ(p.minBlocksPerSm, 1) << text;
+    EXPECT_EQ(p.lookbackWarps % 2, 0) << text << ": warps of each part";
   }
+  // Max and min of i16 in parts within 192 bytes of accumulators a thread
+  // (masked x 13 spilled 16 stores at 5 items); groups in parts of too few
+  // tiles stay unpacked.
+  EXPECT_EQ(plan("max i16[1048576,13] dim=0 mask").items, 3);
+  EXPECT_EQ(plan("min i16[1864135,9] dim=0").items, 5);
+  EXPECT_EQ(plan("max f32[1398101,13] dim=0").items, 5); // (272 bytes: 5)
+  for (const char *text : {"sum f32[100000,12] dim=0", "sum f64[100001,5] dim=0", "max i16[100000,13] dim=0"})
+    EXPECT_EQ(plan(text).packedLanes, 0) << text;
   // Groups of 17 to 32 bytes pack in blocks of 256 (128 registers a thread).
   for (const char *text : {"max f32[2097152,6] dim=0", "sum f64[1048576,3] dim=0", "sum i32[1048576,4] dim=0 reverse"}) {
     KernelPlan p = plan(text);
@@ -2193,7 +2203,7 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
 TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
-  for (const char *text : {"logsumexp f32[1048577,2] dim=0 mask", "sum f32[1048576,12] dim=0 mask", "sum f32[4194304] dim=0 strides=[7]",
+  for (const char *text : {"logsumexp f32[1048577,2] dim=0 mask", "sum f32[100000,12] dim=0 mask", "sum f32[4194304] dim=0 strides=[7]",
                            "logsumexp f64[2,100001,3] dim=1 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
@@ -2217,7 +2227,8 @@ TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
   EXPECT_EQ(two.stages, 0);
   EXPECT_EQ(two.grid, 1048576 / (512 * 4) + 1);
   EXPECT_EQ(two.sharedBytes, 2 * (2048 * 2 * 4) + 16 + 64);
-  KernelPlan fourteen = plan("sum f32[1048576,14] dim=0"); // 56-byte rows: 128-thread blocks, 56 KB of rows
+  // (56-byte rows in too few tiles to pack in parts: 128-thread blocks, 56 KB of rows.)
+  KernelPlan fourteen = plan("sum f32[131072,14] dim=0");
   EXPECT_EQ(fourteen.family, KernelFamily::RowLookback);
   EXPECT_EQ(fourteen.threads, 128);
   EXPECT_EQ(fourteen.sharedBytes, 2 * (512 * 14 * 4) + 16 + 64);
