@@ -216,6 +216,11 @@ const Case kCases[] = {
     {"cliffs", "sum f64[3355443,5] dim=0"},
     {"cliffs", "sum i16[2097152,8] dim=0", 1},
     {"cliffs", "sum f32[2396745,7] dim=0"},
+    // Groups of 9-15 lanes of 4-byte accumulators (seventy-third pass:
+    // 3.5-5.4x copy unpacked), 2-byte elements and shifted too.
+    {"cliffs", "sum f32[1398101,12] dim=0"},
+    {"cliffs", "max f16[1677721,10] dim=0 mask"},
+    {"cliffs", "min i32[1118481,15] dim=0", 1},
 };
 
 // Random host data, filled on all cores, uploaded once per (dtype, op, size).
