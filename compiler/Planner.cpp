@@ -855,9 +855,12 @@ WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, 
   const bool inParts = publishedParts(spec, plan.packedLanes) > 1;
   const bool shortOrderInParts = isIntegral(spec.in) && dtypeSize(spec.in) == 2 && accBytes < 8 && inParts;
   if (!plan.laneThreads && (items <= ColumnPolicy::kPackedFewItems || inParts) && !byteOrder) {
-    const int budgetItems =
-        (shortOrderInParts ? ColumnPolicy::kPackedFewItemsShortOrderAccBytes : ColumnPolicy::kPackedFewItemsAccBytes) /
-        (accBytes * plan.packedLanes);
+    const bool integerProducts = spec.op == ScanOp::Prod && isIntegral(accumulatorType(spec.op, spec.in));
+    const bool wideUnmaskedInParts = accBytes == 8 && inParts && !spec.mask && !integerProducts;
+    const int budgetItems = (shortOrderInParts     ? ColumnPolicy::kPackedFewItemsShortOrderAccBytes
+                             : wideUnmaskedInParts ? ColumnPolicy::kPackedFewItemsWideUnmaskedAccBytes
+                                                   : ColumnPolicy::kPackedFewItemsAccBytes) /
+                            (accBytes * plan.packedLanes);
     const int most = std::min(ColumnPolicy::kPackedFewItemsOneBlockItems, (budgetItems - 1) | 1); // odd
     return {most, ColumnPolicy::kPackedFewItemsOneBlockMinTilesPerSm, one, 2, ColumnPolicy::kPackedFewItemsOneBlockThreads};
   }

@@ -1537,7 +1537,8 @@ TEST(Edges, PackedLanesPublishedInParts) {
 TEST(Edges, WideLanesInUnevenParts) {
   // Groups of 33-64 bytes of accumulators that no lane threads tile a warp
   // for (8-byte ones of 5-7 lanes; narrower integers summed into i64 x 8,
-  // a lane a thread; 4-byte ones of 9-15 lanes): staged Lanes items,
+  // a lane a thread; 4-byte ones of 9-15 lanes): staged Lanes items (8-byte
+  // ones unmasked, but integer products, at up to 280 bytes a thread),
   // published in two parts of at most 32 bytes, the last padded where the
   // lanes do not divide evenly (x 5: 3 + 2 and a padding lane; f32 x 9:
   // 5 + 4), each read by warps of its own, in one block an SM (tuned: the
@@ -1546,16 +1547,16 @@ TEST(Edges, WideLanesInUnevenParts) {
   // lines of a 3-D tensor, odd lengths, at four placements (the off-grid
   // ones in shifted stages).
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"occupancy=1,items=5", "sum f64[100003,5] dim=0 reverse"},
+      {"occupancy=1,items=7", "sum f64[100003,5] dim=0 reverse"},
       {"occupancy=1,items=3", "max i64[90001,7] dim=0 mask exclusive"},
       {"occupancy=1,items=5", "min f64[3,40001,6] dim=1"},
       {"occupancy=1,items=5", "sum i32[120001,6] dim=0 mask reverse exclusive"},
       {"occupancy=1,items=5", "prod i16[100003,5] dim=0"},
       {"occupancy=1,items=3", "sum u8[150001,8] dim=0 mask"},
-      {"occupancy=1,items=3", "sum bool[100000,7] dim=0 reverse"},
+      {"occupancy=1,items=5", "sum bool[100000,7] dim=0 reverse"},
       {"occupancy=1,items=5", "sum f64[200003,6] dim=0 exclusive"},
       {"occupancy=1,items=3", "min i64[200001,7] dim=0 mask reverse"},
-      {"occupancy=1,items=5", "sum i8[300001,5] dim=0"},
+      {"occupancy=1,items=7", "sum i8[300001,5] dim=0"},
       {"occupancy=1,items=5", "sum f32[120001,9] dim=0 mask"},
       {"occupancy=1,items=5", "max f16[100003,11] dim=0 reverse exclusive"},
       {"occupancy=1,items=3", "min f32[100001,15] dim=0 mask reverse"},

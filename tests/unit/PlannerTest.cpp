@@ -1886,6 +1886,13 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   EXPECT_EQ(plan("max i16[1048576,13] dim=0 mask").items, 3);
   EXPECT_EQ(plan("min i16[1864135,9] dim=0").items, 5);
   EXPECT_EQ(plan("max f32[1398101,13] dim=0").items, 5); // (272 bytes: 5)
+  // Unmasked 8-byte accumulators in parts within 280 bytes, but integer
+  // products (they spilled): 7 items of 5 lanes, 5 of 7.
+  EXPECT_EQ(plan("sum f64[3355443,5] dim=0").items, 7);
+  EXPECT_EQ(plan("max i64[2396745,7] dim=0").items, 5);
+  EXPECT_EQ(plan("sum u8[3355443,5] dim=0").items, 7);
+  EXPECT_EQ(plan("prod i64[2396745,7] dim=0").items, 3);
+  EXPECT_EQ(plan("sum i64[2396745,7] dim=0 mask").items, 3);
   for (const char *text : {"sum f32[100000,12] dim=0", "sum f64[100001,5] dim=0", "max i16[100000,13] dim=0"})
     EXPECT_EQ(plan(text).packedLanes, 0) << text;
   // Groups of 17 to 32 bytes pack in blocks of 256 (128 registers a thread).
