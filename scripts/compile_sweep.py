@@ -6,6 +6,12 @@ dtype and flag, pointers off the 16-byte grid):
 
     scripts/compile_sweep.py [--build build] [--seed N] [--count 300]
                              [--arch sm_90 --arch sm_120 ...] [--jobs 2]
+    scripts/compile_sweep.py --specs FILE [--reverse-exclusive] ...
+
+(--specs: the file's specs instead of a draw, one a line, `@N` placements
+dropped, as scripts/plan_diff.py lists the specs a planner change touches;
+--reverse-exclusive compiles each also with those flags, whose kernels hold
+the most registers.)
 
 Each spec is compiled as planned and with its off-grid plan (off_grid=1),
 through `scanjit inspect --emit resources` with the cache off. Prints one
@@ -93,20 +99,28 @@ def main():
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--arch", action="append", dest="archs")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--specs", help="a file of specs, one a line, instead of a draw")
+    parser.add_argument("--reverse-exclusive", action="store_true", help="each spec also with reverse exclusive")
     args = parser.parse_args()
     cli = os.path.join(args.build, "tools", "scanjit")
     if not os.access(cli, os.X_OK):
         sys.exit(f"compile_sweep: no scanjit CLI at {cli} (build first, or pass --build)")
     archs = args.archs or ["sm_90"]
-    rng = random.Random(args.seed)
-    specs = [draw_spec(rng) for _ in range(args.count)]
+    if args.specs:
+        specs = [line.split("@")[0].strip() for line in open(args.specs) if line.strip()]
+    else:
+        rng = random.Random(args.seed)
+        specs = [draw_spec(rng) for _ in range(args.count)]
+    if args.reverse_exclusive:
+        specs += [s + " reverse exclusive" for s in specs if "reverse" not in s and "exclusive" not in s]
     jobs = [(spec, arch, tuning) for spec in specs for arch in archs for tuning in ("", "off_grid=1")]
-    print(f"compile sweep: seed {args.seed}, {len(specs)} specs x {archs} x (planned, off_grid=1)", flush=True)
+    source = f"from {args.specs}" if args.specs else f"seed {args.seed}"
+    print(f"compile sweep: {source}, {len(specs)} specs x {archs} x (planned, off_grid=1)", flush=True)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         problems = [p for p in pool.map(lambda job: check(cli, *job), jobs) if p]
     for p in problems:
         print(p)
-    print(f"{len(jobs)} compiles, {len(problems)} with spills or errors (seed {args.seed})")
+    print(f"{len(jobs)} compiles, {len(problems)} with spills or errors ({source})")
     return 1 if problems else 0
 
 
