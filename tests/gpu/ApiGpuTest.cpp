@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <chrono>
 #include <thread>
 #include <unistd.h>
@@ -55,6 +56,24 @@ struct Problem {
     return verifyLines(s, in.data(), mask.data(), out.data(), lines);
   }
 };
+
+// This process's environment for a child, with `overrides` ("NAME=value")
+// replacing any inherited setting of the same names: the child's getenv
+// takes the first entry, so an appended override alone would lose to a
+// SCANJIT_CACHE_DIR the caller exported.
+std::vector<std::string> childEnvironment(std::initializer_list<std::string> overrides) {
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e) {
+    llvm::StringRef entry(*e);
+    bool overridden = std::any_of(overrides.begin(), overrides.end(), [&](const std::string &o) {
+      return entry.startswith(llvm::StringRef(o).split('=').first.str() + "=");
+    });
+    if (!overridden)
+      env.push_back(*e);
+  }
+  env.insert(env.end(), overrides.begin(), overrides.end());
+  return env;
+}
 
 // `launch`'s work on `stream`, captured into a graph and instantiated.
 std::pair<CUgraph, CUgraphExec> captureGraph(CUstream stream, const std::function<void()> &launch) {
@@ -424,11 +443,7 @@ TEST(Cache, PrecompiledThenRunCompilesNothing) {
   const std::string arch = "sm_" + std::to_string(detectGpuSm());
   const std::string cli = cliPath();
   ASSERT_EQ(llvm::sys::ExecuteAndWait(cli, {cli, "precompile", spec, "--cache-dir", dir.str(), "--arch", arch}), 0);
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e)
-    env.push_back(*e);
-  env.push_back("SCANJIT_CACHE_DIR=" + dir.str().str());
-  env.push_back("SCANJIT_LOG=2");
+  const std::vector<std::string> env = childEnvironment({"SCANJIT_CACHE_DIR=" + dir.str().str(), "SCANJIT_LOG=2"});
   std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
   llvm::ArrayRef<llvm::StringRef> envArg(envRefs);
   auto run = [&](const char *name) {
@@ -456,10 +471,7 @@ TEST(Cache, InspectResourcesOfTheSeedsOnAGpuMachine) {
   SCANJIT_REQUIRE_GPU();
   llvm::SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("scanjit-gpu-inspect", dir));
-  std::vector<std::string> env;
-  for (char **e = environ; *e; ++e)
-    env.push_back(*e);
-  env.push_back("SCANJIT_CACHE=off");
+  const std::vector<std::string> env = childEnvironment({"SCANJIT_CACHE=off"});
   std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
   const std::string cli = cliPath(), log = (dir + "/inspect.log").str();
   llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(log), llvm::StringRef(log)};
