@@ -627,6 +627,11 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
   return words(elems * dtypeSize(spec.in)) + words(elems * dtypeSize(spec.out)) + words(spec.mask ? elems : 16) + 64;
 }
 
+// Log-sum-exp lanes pack only as lane threads of one lane each, which scan
+// a lane's items as (max, sum) pairs (lane_threads.cuh): as Lanes items
+// every combine would cost an exp and a log1p. So their lanes tile a warp.
+bool logSumExpLanesPack(int64_t lanes) { return 32 % lanes == 0; }
+
 // Narrow columns the look-back scans as one row of their rows
 // (PackedLanes in templates/scanjit/packed_lanes.cuh): a cheap combine, a
 // group's values within kMaxPackedBytes, or within kMaxSplitPackedBytes in
@@ -636,7 +641,7 @@ int64_t lanesSharedBytes(const ScanSpec &spec, int64_t elems) {
 // group's size, else 0.
 int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
   const int64_t c = scanLanes(spec, g);
-  if (c <= 1 || spec.op == ScanOp::LogSumExp)
+  if (c <= 1 || (spec.op == ScanOp::LogSumExp && !logSumExpLanesPack(c)))
     return 0;
   if (packedGroupBytes(spec, c) > policy::ColumnPolicy::kMaxSplitPackedBytes)
     return 0;
@@ -736,6 +741,39 @@ int64_t packedItemsWithin(const ScanSpec &spec, int threads, int64_t lanes, int6
                              ? policy::ColumnPolicy::kPackedTwoByteAccBytes
                              : policy::ColumnPolicy::kPackedTwoByteWideAccBytes;
   return std::max<int64_t>(1, std::min(byTile, budget / groupBytes));
+}
+
+// Log-sum-exp's packed lanes (packedLanes: they tile a warp): a thread a
+// lane (lane threads of width 1), whose items it scans as a plain
+// log-sum-exp tile does its (log_sum_exp_tile.cuh), in the look-back's
+// stages: ColumnPolicy::kLaneThreadLogSumExp* blocks. False (`plan` as it
+// was) where lane threads are tuned off or the stages do not fit.
+bool planLogSumExpLanes(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, int64_t rows,
+                        int64_t packed, KernelPlan &plan) {
+  using policy::ColumnPolicy;
+  if (!pickFlag(tuning.laneThreads, true))
+    return false;
+  KernelPlan lanes = plan;
+  lanes.packedLanes = int(packed);
+  lanes.laneThreads = true;
+  lanes.laneWidth = 1;
+  const bool wide = dtypeSize(accumulatorType(spec.op, spec.in)) == 8;
+  const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
+  const bool inParts = publishedParts(spec, packed) > 1;
+  const bool wholeValue = packedGroupBytes(spec, packed) == ColumnPolicy::kMaxPackedBytes;
+  const int items = wide && shifted ? ColumnPolicy::kLaneThreadLogSumExpWideShiftedItems
+                    : wide          ? ColumnPolicy::kLaneThreadLogSumExpWideItems
+                    : shifted       ? (inParts ? ColumnPolicy::kLaneThreadLogSumExpShiftedPartsItems
+                                               : ColumnPolicy::kLaneThreadLogSumExpShiftedItems)
+                    : wholeValue    ? ColumnPolicy::kLaneThreadLogSumExpWholeValueItems
+                                    : ColumnPolicy::kLaneThreadLogSumExpItems;
+  planLookback(arch, spec, tuning, lanes, rows / packed, pick(tuning.threads, ColumnPolicy::kLaneThreadLogSumExpThreads),
+               pick(tuning.items, items), /*contiguousRows=*/true,
+               wide ? ColumnPolicy::kLaneThreadLogSumExpWideBlocksPerSm : 0);
+  if (lanes.stages == 0)
+    return false;
+  plan = lanes;
+  return true;
 }
 
 // Items a thread of packed lanes: a tile of about kPackedTileBytes of
@@ -911,7 +949,8 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   // every run goes by lanes (their mask items are a packed item's bytes);
   // else unpacked.
   const int64_t directPacked =
-      !arch.bulkCopy && pickFlag(tuning.packedDirect, packedWithoutStagesPays(spec, plan.geometry))
+      !arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
+              pickFlag(tuning.packedDirect, packedWithoutStagesPays(spec, plan.geometry))
           ? packedLanes(spec, plan.geometry)
           : 0;
   if (directPacked > 1) {
@@ -929,7 +968,10 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       return true;
     plan.packedLanes = 0;
   }
-  if (packed > 1) {
+  if (packed > 1 && spec.op == ScanOp::LogSumExp) {
+    if (planLogSumExpLanes(arch, spec, tuning, rows, packed, plan))
+      return true;
+  } else if (packed > 1) {
     const int unpackedThreads = threads, unpackedItems = items; // (the unpacked plan's, if this one fails)
     // One row of packed rows: the look-back's pipelined tiles in a row's
     // blocks (items of `packed` elements each).

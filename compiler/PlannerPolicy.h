@@ -970,6 +970,24 @@ struct ColumnPolicy {
   static constexpr int kLaneThreadUntimedManyThreadsItems = 9;
   static constexpr int kLaneThreadThreads = 384;     // 4-byte accumulators
   static constexpr int kLaneThreadWideThreads = 256; // 8-byte accumulators
+  // Log-sum-exp's packed lanes, a lane a thread (planLogSumExpLanes): the
+  // 1-D log-sum-exp tile's blocks (LookbackPolicy::kLogSumExpThreads), odd
+  // items (a warp's stage reads on different banks), the most that keep
+  // their registers without spills: a tile's look-back folds every lane, so
+  // larger tiles pay (H200, x copy, 15 -> 21 items: f32[4194304,4] 2.44 ->
+  // 1.92, f16[8388608,2] 3.43 -> 2.82, f32[1048576,16] 7.9 -> 5.8). Groups
+  // of one whole 32-byte value hold the most (15: 17-19 spilled 4-8
+  // stores); shifted stages, which hold a thread's scan across the next
+  // tile's, 11 (in parts 5: 7-13 spilled 26-62). 8-byte accumulators spilled
+  // 6-94 stores at 128 registers and take one block an SM (202-248).
+  static constexpr int kLaneThreadLogSumExpThreads = 256;
+  static constexpr int kLaneThreadLogSumExpItems = 21;
+  static constexpr int kLaneThreadLogSumExpWholeValueItems = 15;
+  static constexpr int kLaneThreadLogSumExpShiftedItems = 11;
+  static constexpr int kLaneThreadLogSumExpShiftedPartsItems = 5;
+  static constexpr int kLaneThreadLogSumExpWideItems = 21;
+  static constexpr int kLaneThreadLogSumExpWideShiftedItems = 15;
+  static constexpr int kLaneThreadLogSumExpWideBlocksPerSm = 1;
   // Unpacked, a step's rows of all the group's lines, in and out, in at most
   // this many bytes of shared memory: wider rows take smaller blocks.
   static constexpr int kLanesStageBytes = 64 * 1024;

@@ -14,9 +14,17 @@
 // 2-byte elements of f16[N,4] a 4-byte word a thread: the stage's scalar
 // 2-byte accesses are what made a thread a 2-byte lane lose to Lanes items),
 // and C / kWidth threads share an item.
+//
+// Log-sum-exp (a lane a thread only: the planner's logSumExpLanesPack) scans
+// a thread's items as a plain log-sum-exp tile does (log_sum_exp_tile.cuh):
+// linear sums, then (max, sum) pairs across the lane's threads and warps,
+// so an item costs an exp in and a log out. The warps' lane totals cross
+// shared memory in log space (as tile totals do), in the slots the other
+// ops' values take.
 #pragma once
 
 #include "scanjit/byte_lanes.cuh"
+#include "scanjit/log_sum_exp_tile.cuh"
 #include "scanjit/packed_lanes.cuh"
 #include "scanjit/thread_scan.cuh"
 
@@ -118,13 +126,19 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
   typedef LaneGroup<P, kWidth> Group;
   typedef typename Group::Acc Acc;
   typedef PlainMonoid<typename Group::Op, Acc> M;
+  // What the lane's threads and warps combine: M, or log-sum-exp's pairs.
+  static constexpr bool kLogSumExp = IsPlainLogSumExp<M>::value;
+  typedef typename BlockMonoid<M>::type ScanM;
+  typedef typename ScanM::Value Run;
   typedef typename PP::Acc Tile; // a tile's lanes: its total, its prefix
   static constexpr int kTileItems = kThreads * kItems / C;
 
   struct State {
     Acc local[kReload ? 1 : kItems]; // inclusive scan of this thread's items, in scan order (kReload: none)
-    Acc excl;          // combination of the lane's earlier threads in the tile
+    Run excl;          // combination of the lane's earlier threads in the tile
     Tile total;        // the tile's combination, every lane
+    Acc ref;           // log-sum-exp: what `local`'s linear sums are relative to, ...
+    bool linear;       // ... when they are (log_sum_exp_tile.cuh)
   };
 
   Acc (*totals)[kWarps * C]; // two buffers of the warps' lane totals
@@ -169,38 +183,39 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
   __device__ __forceinline__ void scan(const Acc (&v)[kItems], State &s) {
     const int l = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
     Acc local[kItems];
-    Acc incl = thread_inclusive_scan<M, kReverse, kItems>(v, local);
+    Run incl = thread_scan(v, local, s.ref, s.linear);
     if constexpr (!kReload) {
 #pragma unroll
       for (int j = 0; j < kItems; ++j)
         s.local[j] = local[j];
     }
     incl = strided_inclusive_scan(incl, l);
-    const Acc warp_excl = strided_exclusive(incl, l);
+    const Run warp_excl = strided_exclusive(incl, l);
     if (kReverse ? l < C : l >= 32 - C) // the lane's last thread in scan order
-      totals[buffer][warp * C + lane()] = incl;
+      totals[buffer][warp * C + lane()] = ScanM::acc(incl);
     __syncthreads();
     // Slot w * C + c holds warp w's total of lane c, in rounds of 32 slots:
     // every warp scans each round (slots past the last warp hold the
     // identity, which combines exactly in either direction), carrying each
     // lane's total from round to round in scan order.
     const int mine = warp * C + lane(); // this thread's warp's slot
-    Acc before = M::identity(), carry = M::identity();
+    Run before = ScanM::identity(), carry = ScanM::identity();
 #pragma unroll
     for (int n = 0; n < kRounds; ++n) {
       const int round = kReverse ? kRounds - 1 - n : n;
       const int slot = 32 * round + l;
-      Acc t = slot < kWarps * C ? totals[buffer][slot] : M::identity();
+      Run t = slot < kWarps * C ? ScanM::make(totals[buffer][slot], false) : ScanM::identity();
       t = strided_inclusive_scan(t, l);
       if (round == mine / 32) // (uniform in the warp)
-        before = M::combine(carry, shfl_idx(strided_exclusive(t, l), mine % 32));
-      carry = M::combine(carry, shfl_idx(t, (kReverse ? 0 : 32 - C) + lane()));
+        before = ScanM::combine(carry, shfl_idx(strided_exclusive(t, l), mine % 32));
+      carry = ScanM::combine(carry, shfl_idx(t, (kReverse ? 0 : 32 - C) + lane()));
     }
     buffer ^= 1;
-    s.excl = M::combine(before, warp_excl);
+    s.excl = ScanM::combine(before, warp_excl);
+    const Acc lane_total = ScanM::acc(carry); // (log-sum-exp: one log a thread, not C)
 #pragma unroll
     for (int c = 0; c < C; ++c)
-      Group::put(s.total, c * kWidth, shfl_idx(carry, c)); // (lane c's carry is its group's)
+      Group::put(s.total, c * kWidth, shfl_idx(lane_total, c)); // (lane c's carry is its group's)
   }
 
   // The results, given the combination of every earlier tile, whose input
@@ -209,10 +224,12 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
   __device__ __forceinline__ void results(Pipe &pipe, int stage, int valid, const State &s, const Tile &prefix,
                                           Acc (&r)[kItems]) const {
     Acc local[kItems];
+    Acc ref = s.ref;
+    bool linear = s.linear;
     if constexpr (kReload) {
       Acc x[kItems];
       load(pipe, stage, valid, x);
-      thread_inclusive_scan<M, kReverse, kItems>(x, local);
+      thread_scan(x, local, ref, linear);
     } else {
 #pragma unroll
       for (int j = 0; j < kItems; ++j)
@@ -223,8 +240,13 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
     for (int c = 1; c < C; ++c)
       if (lane() == c)
         mine = Group::of(prefix, c * kWidth);
-    const bool no_heads[kItems] = {};
-    thread_results<M, Acc, kReverse, P::kExclusive, kItems>(local, M::combine(mine, s.excl), no_heads, r);
+    const Run before = ScanM::combine(ScanM::make(mine, false), s.excl);
+    if constexpr (kLogSumExp) {
+      lse_thread_results<M, kReverse, P::kExclusive, kItems>(local, ref, linear, before, r);
+    } else {
+      const bool no_heads[kItems] = {};
+      thread_results<M, Acc, kReverse, P::kExclusive, kItems>(local, before, no_heads, r);
+    }
   }
 
   // The results through stage `s` (the pipeline's staged stores: each warp's
@@ -253,20 +275,31 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
   }
 
 private:
+  // This thread's items scanned into `local` (log-sum-exp: linear sums
+  // relative to `ref` where `linear`); their total.
+  static __device__ __forceinline__ Run thread_scan(const Acc (&v)[kItems], Acc (&local)[kItems], Acc &ref,
+                                                    bool &linear) {
+    if constexpr (kLogSumExp) {
+      static_assert(kWidth == 1, "log-sum-exp lanes a lane a thread");
+      return lse_thread_scan<M, kReverse, kItems>(v, local, ref, linear);
+    } else {
+      return thread_inclusive_scan<M, kReverse, kItems>(v, local);
+    }
+  }
   // Inclusive scan of the lanes that share this thread's lane() (every C-th).
-  static __device__ __forceinline__ Acc strided_inclusive_scan(Acc v, int l) {
+  static __device__ __forceinline__ Run strided_inclusive_scan(Run v, int l) {
 #pragma unroll
     for (int d = C; d < 32; d <<= 1) {
-      const Acc other = kReverse ? shfl_down(v, d) : shfl_up(v, d);
+      const Run other = kReverse ? shfl_down(v, d) : shfl_up(v, d);
       if (kReverse ? l + d < 32 : l >= d)
-        v = M::combine(other, v);
+        v = ScanM::combine(other, v);
     }
     return v;
   }
   // The exclusive value of each lane given their inclusive values.
-  static __device__ __forceinline__ Acc strided_exclusive(Acc incl, int l) {
-    const Acc prev = kReverse ? shfl_down(incl, C) : shfl_up(incl, C);
-    return (kReverse ? l >= 32 - C : l < C) ? M::identity() : prev;
+  static __device__ __forceinline__ Run strided_exclusive(Run incl, int l) {
+    const Run prev = kReverse ? shfl_down(incl, C) : shfl_up(incl, C);
+    return (kReverse ? l >= 32 - C : l < C) ? ScanM::identity() : prev;
   }
 };
 

@@ -284,11 +284,16 @@ template <class M, int K, int N> struct LookbackWindow {
       Acc r;
 #pragma unroll
       for (int q = 0; q < kParts; ++q) {
-        Part t[kWarps];
+        if constexpr (FoldsLanesInSegments<PM>::value) { // (the part's totals where they lie: shared memory)
+          const Part(&t)[kWarps] = *reinterpret_cast<const Part(*)[kWarps]>(&totals[q * kWarps]);
+          Parts::put(r, q, WindowFold<PM>::prefix_across_lanes(t, has_base, bases[q]));
+        } else {
+          Part t[kWarps];
 #pragma unroll
-        for (int w = 0; w < kWarps; ++w)
-          t[w] = totals[q * kWarps + w];
-        Parts::put(r, q, WindowFold<PM>::prefix(t, has_base, bases[q]));
+          for (int w = 0; w < kWarps; ++w)
+            t[w] = totals[q * kWarps + w];
+          Parts::put(r, q, WindowFold<PM>::prefix(t, has_base, bases[q]));
+        }
       }
       return r;
     }

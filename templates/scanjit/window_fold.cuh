@@ -12,6 +12,7 @@
 #pragma once
 
 #include "scanjit/monoid.cuh"
+#include "scanjit/packed_lanes.cuh"
 #include "scanjit/warp_scan.cuh"
 
 namespace scanjit {
@@ -125,10 +126,14 @@ template <class In, class Acc> struct WindowFold<PlainMonoid<LogSumExpOp<In, Acc
   template <int N>
   static __device__ __forceinline__ Acc prefix_across_lanes(const Acc (&totals)[N], bool has_base, Acc base) {
     static_assert(N + 1 <= 32, "a lane a value");
-    constexpr int kWidth = lanes_holding(N + 1);
     const int lane = int(threadIdx.x & 31);
     const Acc low = -positive_infinity(Acc());
-    const Acc mine = lane == 0 ? (has_base ? base : low) : lane <= N ? totals[lane - 1] : low;
+    return fold_across_lanes<N>(lane == 0 ? (has_base ? base : low) : lane <= N ? totals[lane - 1] : low);
+  }
+  // The fold of prefix_across_lanes, given each lane's value (the first
+  // N + 1 lanes'; the others -inf).
+  template <int N> static __device__ __forceinline__ Acc fold_across_lanes(Acc mine) {
+    constexpr int kWidth = lanes_holding(N + 1);
     Acc hi = mine;
 #pragma unroll
     for (int d = kWidth / 2; d > 0; d >>= 1)
@@ -142,6 +147,102 @@ template <class In, class Acc> struct WindowFold<PlainMonoid<LogSumExpOp<In, Acc
     for (int d = kWidth / 2; d > 0; d >>= 1)
       sum += __shfl_xor_sync(0xffffffffu, sum, d);
     return plus_log_positive(hi, __shfl_sync(0xffffffffu, sum, 0));
+  }
+};
+
+// Whether WindowFold<M>::prefix_across_lanes folds a value's lanes in
+// segments of the warp, reading the totals by lane: log-sum-exp's packed
+// lanes (below), whose parts lookback_prefix hands it in shared memory.
+template <class M> struct FoldsLanesInSegments {
+  static constexpr bool value = false;
+};
+template <class In, class Acc, int C>
+struct FoldsLanesInSegments<PlainMonoid<LanesOp<LogSumExpOp<In, Acc>, Acc, C>, Lanes<Acc, C>>> {
+  static constexpr bool value = true;
+};
+
+// Log-sum-exp's packed lanes (lane threads' tiles, lane_threads.cuh): the
+// fold above lane by lane, not LanesOp's combine in log space (an exp and
+// a log1p a lane at every value and every round).
+template <class In, class Acc, int C> struct WindowFold<PlainMonoid<LanesOp<LogSumExpOp<In, Acc>, Acc, C>, Lanes<Acc, C>>> {
+  typedef WindowFold<PlainMonoid<LogSumExpOp<In, Acc>, Acc>> Lane;
+  typedef Lanes<Acc, C> Value;
+
+  template <int K> static __device__ __forceinline__ Value warp_total(const Value (&v)[K], unsigned valid) {
+    Value r;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      Acc lane[K];
+      column(v, c, lane);
+      r.v[c] = Lane::warp_total(lane, valid);
+    }
+    return r;
+  }
+  template <int N>
+  static __device__ __forceinline__ Value prefix(const Value (&totals)[N], bool has_base, Value base) {
+    Value r;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      Acc lane[N];
+      column(totals, c, lane);
+      r.v[c] = Lane::prefix(lane, has_base, base.v[c]);
+    }
+    return r;
+  }
+  // prefix, called by every lane of a warp with `totals` and `base` in
+  // shared memory (lookback_prefix: it indexes them by lane): the warp in C
+  // segments of 32 / C threads, segment c folding lane c's base and totals
+  // (a few a thread, then butterflies within the segment), then each lane's
+  // result from its segment to every thread. Folded one lane at a time over
+  // the warp (prefix_across_lanes of the scalar fold), each lane cost every
+  // thread its butterflies, an exp and a log: C of them a tile.
+  template <int N>
+  static __device__ __forceinline__ Value prefix_across_lanes(const Value (&totals)[N], bool has_base,
+                                                              const Value &base) {
+    static_assert(32 % C == 0, "each lane a segment of the warp");
+    constexpr int S = 32 / C;
+    constexpr int kEach = (N + 1 + S - 1) / S; // values a thread folds
+    const int l = int(threadIdx.x & 31), c = l / S, i = l % S;
+    const Acc low = -positive_infinity(Acc());
+    Acc v[kEach];
+    Acc hi = low;
+    bool nan = false;
+#pragma unroll
+    for (int k = 0; k < kEach; ++k) {
+      const int j = i + k * S; // 0: the base, j: warp j - 1's total
+      v[k] = j == 0 ? (has_base ? base.v[c] : low) : j <= N ? totals[j - 1].v[c] : low;
+      hi = fmax_of(hi, v[k]);
+      nan |= v[k] != v[k];
+    }
+#pragma unroll
+    for (int d = S / 2; d > 0; d >>= 1)
+      hi = fmax_of(hi, __shfl_xor_sync(0xffffffffu, hi, d));
+    const unsigned segment = (S == 32 ? 0xffffffffu : ((1u << S) - 1u)) << (c * S);
+    Acc special_result;
+    const bool special = Lane::special(hi, (__ballot_sync(0xffffffffu, nan) & segment) != 0, special_result);
+    // (Every thread runs the sums, whose shuffles need the whole warp; a
+    // special segment's are discarded.)
+    Acc sum = Acc(0);
+#pragma unroll
+    for (int k = 0; k < kEach; ++k)
+      sum += exp_nonpositive(v[k] - hi); // (-inf adds 0)
+#pragma unroll
+    for (int d = S / 2; d > 0; d >>= 1)
+      sum += __shfl_xor_sync(0xffffffffu, sum, d);
+    const Acc mine = special ? special_result : plus_log_positive(hi, sum);
+    Value r;
+#pragma unroll
+    for (int lane = 0; lane < C; ++lane)
+      r.v[lane] = __shfl_sync(0xffffffffu, mine, lane * S);
+    return r;
+  }
+
+private:
+  // Lane c of each value.
+  template <int K> static __device__ __forceinline__ void column(const Value (&v)[K], int c, Acc (&lane)[K]) {
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      lane[k] = v[k].v[c];
   }
 };
 

@@ -1576,6 +1576,40 @@ TEST(Edges, WideLanesInUnevenParts) {
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
+TEST(Edges, LogSumExpLanesAThreadALane) {
+  // Log-sum-exp over narrow columns whose lanes tile a warp (2-16): packed,
+  // a lane a thread (lane_threads.cuh), each thread's items as linear sums
+  // and (max, sum) pairs across the lane's threads and warps, the window
+  // folded lane by lane (window_fold.cuh). Every float dtype, groups in one
+  // published value and in parts (f32 x 16, f64 x 8: scanned again from the
+  // stage), masks, both directions, exclusive, a 3-D tensor's lines
+  // (shifted stages), odd lengths, at three placements (off the grid: the
+  // off-grid plan).
+  const std::vector<std::string> specs = {
+      "logsumexp f32[300001,4] dim=0",
+      "logsumexp f32[200003,2] dim=0 reverse exclusive",
+      "logsumexp f16[250001,8] dim=0 mask",
+      "logsumexp bf16[300000,2] dim=0 mask reverse",
+      "logsumexp f64[100003,4] dim=0 exclusive",
+      "logsumexp f64[70001,8] dim=0 mask reverse exclusive",
+      "logsumexp f32[60001,16] dim=0 reverse",
+      "logsumexp bf16[3,30001,16] dim=1 mask exclusive",
+      "logsumexp f32[2,150001,4] dim=1 mask",
+      "logsumexp f16[2,100003,2] dim=1 reverse",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << s;
+    EXPECT_GT(plan.packedLanes, 1) << s;
+    EXPECT_TRUE(plan.laneThreads) << s;
+    EXPECT_EQ(plan.laneWidth, 1) << s;
+    EXPECT_GT(plan.stages, 0) << s;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 3, 2)});
+}
+
 TEST(Edges, PointersOffTheGridTakeTheOffGridPlan) {
   // Specs whose plans stage their rows by bulk copies, launched with input
   // or mask pointers off the 16-byte grid: the launch takes the spec's

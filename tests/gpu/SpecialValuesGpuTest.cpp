@@ -84,6 +84,36 @@ TEST(SpecialValues, LogSumExpOfNegativeInfinityRuns) {
   }
 }
 
+// Log-sum-exp's packed lanes (a lane a thread, lane_threads.cuh) take the
+// same linear and log-space paths lane by lane, and fold their windows lane
+// by lane: NaN and infinities, spreads about both limits and runs of -inf
+// over narrow columns of each float dtype.
+TEST(SpecialValues, LogSumExpLanesOfSpecialValues) {
+  SCANJIT_REQUIRE_GPU();
+  const std::vector<std::string> specs = {
+      "logsumexp f32[300001,4] dim=0",         "logsumexp bf16[200003,8] dim=0 reverse exclusive",
+      "logsumexp f64[100001,2] dim=0 mask",    "logsumexp f32[60001,16] dim=0 mask reverse",
+      "logsumexp f16[2,100003,4] dim=1 exclusive",
+  };
+  precompile(specs);
+  std::vector<CaseOptions> inputs;
+  for (double fraction : {0.02, 1.0 / 65536}) {
+    inputs.emplace_back();
+    inputs.back().specialFraction = fraction;
+  }
+  for (double spread : {32.0, 64.0, 256.0, 1024.0}) {
+    inputs.emplace_back();
+    inputs.back().logSumExpSpread = spread;
+  }
+  for (int64_t run : {40, 1000}) {
+    inputs.emplace_back();
+    inputs.back().negativeInfinityRuns = run;
+  }
+  for (const CaseOptions &o : inputs)
+    for (const std::string &s : specs)
+      expectCasePasses(s, o);
+}
+
 // A thread's linear sums are relative to its largest item, rounded to
 // float on the way into the exps: results of items before it, much smaller
 // than it, carried that rounding (up to an ulp of the largest) until the

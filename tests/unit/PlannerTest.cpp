@@ -1864,8 +1864,22 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
     EXPECT_TRUE(plan(text).edges) << text;
   }
   for (const char *text : {"sum f32[1048576,2] dim=0 strides=[3,1]", // rows not whole groups
-                           "logsumexp f32[1048576,2] dim=0"})         // a costly combine
+                           "logsumexp f32[1048576,3] dim=0"})         // a costly combine, lanes not tiling a warp
     EXPECT_EQ(plan(text).stages, 0) << text;
+  // Log-sum-exp lanes that tile a warp: a lane a thread, whose pairs
+  // combine with one exp (lane_threads.cuh); in parts past 32 bytes.
+  for (const char *text : {"logsumexp f32[1048576,2] dim=0", "logsumexp f16[1048576,8] dim=0 mask",
+                           "logsumexp f64[1048576,4] dim=0 reverse exclusive", "logsumexp f32[1048576,16] dim=0",
+                           "logsumexp bf16[3,100001,4] dim=1"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_GT(p.packedLanes, 1) << text;
+    EXPECT_TRUE(p.laneThreads) << text;
+    EXPECT_EQ(p.laneWidth, 1) << text;
+    EXPECT_GT(p.stages, 0) << text;
+  }
+  EXPECT_EQ(plan("logsumexp f32[1048576,16] dim=0").lookbackWarps % 2, 0); // two parts, warps of each
+  EXPECT_EQ(plan("logsumexp f64[1048576,16] dim=0").packedLanes, 0);        // 128 bytes: past the parts' 64
+  EXPECT_EQ(planKernel(mustParse("logsumexp f32[1048576,4] dim=0"), {}, Target{80}).packedLanes, 0); // (no bulk copies)
   // Groups of 33-64 bytes that no lane threads tile a warp for publish in
   // two parts of at most 32 bytes, the last padded (8-byte accumulators of
   // 5-7 lanes, narrower integers summed into i64 x 8, 4-byte ones of 9-15
@@ -2210,7 +2224,7 @@ TEST(Planner, OffTheGridEveryStagedPlanTakesEdges) {
 // lines of the look-back loaded at their stride (no stages); wider columns
 // and short lines keep their families.
 TEST(Planner, NarrowColumnsAndStridedViewsAreLookbackLines) {
-  for (const char *text : {"logsumexp f32[1048577,2] dim=0 mask", "sum f32[100000,12] dim=0 mask", "sum f32[4194304] dim=0 strides=[7]",
+  for (const char *text : {"logsumexp f32[1048577,3] dim=0 mask", "sum f32[100000,12] dim=0 mask", "sum f32[4194304] dim=0 strides=[7]",
                            "logsumexp f64[2,100001,3] dim=1 exclusive", "logsumexp f32[4,100000,3] dim=1"}) {
     KernelPlan p = plan(text);
     EXPECT_EQ(p.family, KernelFamily::RowLookback) << text;
