@@ -1257,17 +1257,18 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // combines, and in problems of too few tiles for one block an SM, groups
   // of 33-64 bytes of accumulators that no lane threads tile a warp for
   // (f32 x 9-15, f64 x 5-7, byte sums x 8; many tiles pack them:
-  // WideLanesInUnevenParts). (Cheap combines of narrower groups are packed:
+  // WideLanesInUnevenParts). (Log-sum-exp lanes that tile a warp are packed:
+  // LogSumExpLanesAThreadALane; cheap combines of narrower groups too:
   // the next test; groups in parts: PackedLanesPublishedInParts. A view
   // with no contiguous dim at a stride of 16 bytes or less stages its dense
   // spans: LinesAtAStrideOfTheirOwn.)
   const std::vector<std::string> specs = {
-      "logsumexp f32[300001,2] dim=0 reverse", "sum f64[100001,5] dim=0 mask",
+      "logsumexp f32[300001,5] dim=0 reverse", "sum f64[100001,5] dim=0 mask",
       "logsumexp f64[2,100001,3] dim=1 exclusive", "logsumexp f32[200000,3] dim=0 mask reverse exclusive",
       "logsumexp f32[4,100000,3] dim=1",     "sum i32[100001,5] dim=0 reverse",
       "max f64[150001,6] dim=0 reverse",     "sum u8[500000,1] dim=0 strides=[7,1]",
       "max i64[100000,7] dim=0 reverse exclusive", "max f64[100001,6] dim=0 mask exclusive",
-      "sum f32[100000,12] dim=0 mask reverse",  "logsumexp f32[60000,16] dim=0 exclusive",
+      "sum f32[100000,12] dim=0 mask reverse",  "logsumexp f32[60000,12] dim=0 exclusive",
       "sum f32[80000,10] dim=0",                "sum u8[200000,8] dim=0 mask",
       "min f32[100001,15] dim=0 mask exclusive",
   };
