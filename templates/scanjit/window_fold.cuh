@@ -126,14 +126,10 @@ template <class In, class Acc> struct WindowFold<PlainMonoid<LogSumExpOp<In, Acc
   template <int N>
   static __device__ __forceinline__ Acc prefix_across_lanes(const Acc (&totals)[N], bool has_base, Acc base) {
     static_assert(N + 1 <= 32, "a lane a value");
+    constexpr int kWidth = lanes_holding(N + 1);
     const int lane = int(threadIdx.x & 31);
     const Acc low = -positive_infinity(Acc());
-    return fold_across_lanes<N>(lane == 0 ? (has_base ? base : low) : lane <= N ? totals[lane - 1] : low);
-  }
-  // The fold of prefix_across_lanes, given each lane's value (the first
-  // N + 1 lanes'; the others -inf).
-  template <int N> static __device__ __forceinline__ Acc fold_across_lanes(Acc mine) {
-    constexpr int kWidth = lanes_holding(N + 1);
+    const Acc mine = lane == 0 ? (has_base ? base : low) : lane <= N ? totals[lane - 1] : low;
     Acc hi = mine;
 #pragma unroll
     for (int d = kWidth / 2; d > 0; d >>= 1)
