@@ -421,6 +421,10 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   const KernelPlan before = plan;
   planColumnPanels(arch, spec, tuning, plan);
   if (std::optional<PlanTuning> fitted = fittedPanelTuning(spec, tuning, plan)) {
+    // Unmasked f16/bf16 sums and products on the grid: longer stages
+    // (ColumnPolicy::kFittedPanelTwoByteRowsOnGrid).
+    if (arch.timed && !plan.edges && !spec.mask && twoByteFloatSums(spec))
+      fitted->rows = pick(tuning.rows, policy::ColumnPolicy::kFittedPanelTwoByteRowsOnGrid);
     KernelPlan one = before;
     planColumnPanels(arch, spec, *fitted, one);
     if (one.pieces > 1 && one.vector == 1)

@@ -687,6 +687,28 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   EXPECT_EQ(planKernel(mustParse("prod f16[260935,280] dim=0 mask reverse"), forced).threads, 2 * 160);
 }
 
+// Fitted panels of unmasked f16/bf16 sums and products on the 16-byte grid
+// stream stages of 64 rows (ColumnPolicy::kFittedPanelTwoByteRowsOnGrid);
+// masked ones, those off the grid, f32's and older archs' keep 48.
+TEST(Planner, FittedTwoByteSumsOnTheGridTakeLongerStages) {
+  for (const char *spec : {"sum f16[206323,144] dim=0", "prod bf16[131072,160] dim=0", "sum f16[250000,96] dim=0",
+                           "sum bf16[16,65536,128] dim=1 reverse"}) {
+    KernelPlan p = plan(spec);
+    EXPECT_EQ(p.vector, 1) << spec; // (the fitted panel)
+    EXPECT_GT(p.pieces, 1) << spec;
+    EXPECT_FALSE(p.edges) << spec;
+    EXPECT_EQ(p.rowsPerChunk, 64) << spec;
+  }
+  for (const char *spec : {"sum f16[206323,146] dim=0", "sum f16[250000,96] dim=0 mask", "sum f32[250000,96] dim=0",
+                           "sum f32[131072,160] dim=0"}) {
+    KernelPlan p = plan(spec);
+    EXPECT_EQ(p.vector, 1) << spec;
+    EXPECT_EQ(p.rowsPerChunk, 48) << spec;
+  }
+  EXPECT_EQ(planKernel(mustParse("sum f16[206323,144] dim=0"), {}, Target{80}).rowsPerChunk, 48);
+  EXPECT_EQ(planKernel(mustParse("sum f16[206323,144] dim=0"), *parsePlanTuning("rows=40")).rowsPerChunk, 40);
+}
+
 TEST(Planner, SeveralLinesTakeTheFittedPanelWhereFewerColumnsIdle) {
   // 150 columns: f16's panels of 256 leave 106 idle, the fitted 160 ten.
   KernelPlan lines = plan("sum f16[8,200000,150] dim=1");
