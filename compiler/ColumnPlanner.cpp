@@ -421,10 +421,11 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   const KernelPlan before = plan;
   planColumnPanels(arch, spec, tuning, plan);
   if (std::optional<PlanTuning> fitted = fittedPanelTuning(spec, tuning, plan)) {
-    // Unmasked f16/bf16 sums and products on the grid: longer stages
-    // (ColumnPolicy::kFittedPanelTwoByteRowsOnGrid).
-    if (arch.timed && !plan.edges && !spec.mask && twoByteFloatSums(spec))
-      fitted->rows = pick(tuning.rows, policy::ColumnPolicy::kFittedPanelTwoByteRowsOnGrid);
+    // f16/bf16 sums and products on several lines, or unmasked on one line
+    // on the grid: longer stages (ColumnPolicy::kFittedPanelTwoByteRows).
+    const bool longerStages = plan.geometry.numLines() > 1 || (!plan.edges && !spec.mask);
+    if (arch.timed && longerStages && twoByteFloatSums(spec))
+      fitted->rows = pick(tuning.rows, policy::ColumnPolicy::kFittedPanelTwoByteRows);
     KernelPlan one = before;
     planColumnPanels(arch, spec, *fitted, one);
     if (one.pieces > 1 && one.vector == 1)

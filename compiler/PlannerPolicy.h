@@ -1379,20 +1379,25 @@ struct ColumnPolicy {
   // 2.19 at 70; sum f32[639371,123] at 63 gained, 1.68 -> 1.48); 384 at 68
   // gained (max f32[1000000,96] 1.84 -> 1.51).
   static constexpr int kFittedPanelRegisters = 80;
-  // Fitted panels of unmasked f16/bf16 sums and products on the 16-byte
-  // grid take stages of 64 rows, not the pieces' 48: a row carries half a
-  // 4-byte row's bytes, so each piece's chain step and block barriers came
-  // for half the bytes (H200, x copy, 48 -> 64 rows, best of two rounds:
-  // f16[206323,144] dim=0 1.89 -> 1.69, prod f16[49930,136] 2.36 -> 1.85,
-  // bf16[97206,64] exclusive 2.17 -> 1.86, f16[250000,96] 1.81 -> 1.62,
-  // bf16[16,65536,128] dim=1 reverse 1.28 -> 1.14, f16[150000,128] 1.77 /
-  // 1.76; 13 of 15 gained). Masked ones lost (f16[250000,96] mask 1.84 ->
-  // 1.96, prod bf16[93321,80] mask exclusive 2.58 -> 2.67), rows off the
-  // grid gained and lost by turns (f16[206323,146] 1.90 -> 2.06,
-  // bf16[206323,150] mask reverse 3.16 -> 2.68), and f32's lost
+  // Fitted panels of f16/bf16 sums and products take stages of 64 rows,
+  // not the pieces' 48, on several lines, and on a single line unmasked on
+  // the 16-byte grid: a row carries half a 4-byte row's bytes, so each
+  // piece's chain step and block barriers came for half the bytes (H200,
+  // x copy, 48 -> 64 rows, best of two rounds). Several lines, 12 of 12
+  // gained: off the grid bf16[12,30000,110] dim=1 reverse 2.08 -> 1.66,
+  // f16[8,40000,146] 1.81 -> 1.55, f16[16,20000,130] mask exclusive 2.11 ->
+  // 1.75; on it f16[10,30000,160] mask exclusive 1.78 -> 1.57,
+  // bf16[16,65536,128] reverse 1.28 -> 1.14. One line on the grid,
+  // unmasked, 10 of 11 gained: f16[206323,144] dim=0 1.89 -> 1.69, prod
+  // f16[49930,136] 2.36 -> 1.85, f16[250000,96] 1.81 -> 1.62,
+  // f16[150000,128] 1.77 / 1.76. One line masked or off the grid lost
+  // forward and gained reversed (f16[206323,146] mask 2.20 -> 3.14, prod
+  // f16[160001,138] mask 2.27 -> 3.06, f16[206323,146] 1.89 -> 2.07,
+  // f16[250000,96] mask 1.84 -> 1.96; prod bf16[150001,150] reverse 2.55 ->
+  // 2.00, bf16[206323,150] mask reverse 3.13 -> 2.68), and f32's lost
   // (f32[250000,96] 1.28 -> 1.35, [131072,160] 1.39 -> 1.49): they keep 48
-  // (BENCHMARKS.md).
-  static constexpr int kFittedPanelTwoByteRowsOnGrid = 64;
+  // (BENCHMARKS.md, seventy-fifth pass).
+  static constexpr int kFittedPanelTwoByteRows = 64;
   static constexpr long long kFewColumns = 32;
   static constexpr int kFewColumnsThreads = 128;
   static constexpr int kFewColumnsGroups = 4;
