@@ -421,9 +421,11 @@ void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   const KernelPlan before = plan;
   planColumnPanels(arch, spec, tuning, plan);
   if (std::optional<PlanTuning> fitted = fittedPanelTuning(spec, tuning, plan)) {
-    // f16/bf16 sums and products on several lines, or unmasked on one line
-    // on the grid: longer stages (ColumnPolicy::kFittedPanelTwoByteRows).
-    const bool longerStages = plan.geometry.numLines() > 1 || (!plan.edges && !spec.mask);
+    // f16/bf16 sums and products on several lines, on one line unmasked on
+    // the grid or reversed off it: longer stages
+    // (ColumnPolicy::kFittedPanelTwoByteRows).
+    const bool longerStages =
+        plan.geometry.numLines() > 1 || (!plan.edges && !spec.mask) || (plan.edges && spec.reverse);
     if (arch.timed && longerStages && twoByteFloatSums(spec))
       fitted->rows = pick(tuning.rows, policy::ColumnPolicy::kFittedPanelTwoByteRows);
     KernelPlan one = before;

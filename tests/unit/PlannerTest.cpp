@@ -688,21 +688,23 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
 }
 
 // Fitted panels of f16/bf16 sums and products stream stages of 64 rows on
-// several lines, and on one line unmasked on the 16-byte grid
-// (ColumnPolicy::kFittedPanelTwoByteRows); one line masked or off the grid,
-// f32's and older archs' keep 48.
+// several lines, on one line unmasked on the 16-byte grid and on one line
+// reversed off it (ColumnPolicy::kFittedPanelTwoByteRows); one line masked
+// on the grid or forward off it, f32's and older archs' keep 48.
 TEST(Planner, FittedTwoByteSumsTakeLongerStages) {
   for (const char *spec : {"sum f16[206323,144] dim=0", "prod bf16[131072,160] dim=0", "sum f16[250000,96] dim=0",
                            "sum bf16[16,65536,128] dim=1 reverse", "sum f16[8,40000,146] dim=1",
-                           "sum f16[16,20000,130] dim=1 mask exclusive", "sum f16[10,30000,160] dim=1 mask exclusive"}) {
+                           "sum f16[16,20000,130] dim=1 mask exclusive", "sum f16[10,30000,160] dim=1 mask exclusive",
+                           "sum f16[206323,146] dim=0 reverse", "prod bf16[180001,150] dim=0 mask reverse exclusive"}) {
     KernelPlan p = plan(spec);
     EXPECT_EQ(p.vector, 1) << spec; // (the fitted panel)
     EXPECT_GT(p.pieces, 1) << spec;
     EXPECT_EQ(p.rowsPerChunk, 64) << spec;
   }
   EXPECT_TRUE(plan("sum f16[8,40000,146] dim=1").edges);
-  for (const char *spec : {"sum f16[206323,146] dim=0", "sum f16[250000,96] dim=0 mask", "sum f32[250000,96] dim=0",
-                           "sum f32[131072,160] dim=0", "sum f32[8,40000,146] dim=1"}) {
+  for (const char *spec : {"sum f16[206323,146] dim=0", "sum f16[250000,96] dim=0 mask",
+                           "sum f16[206323,144] dim=0 mask reverse", "sum f32[250000,96] dim=0",
+                           "sum f32[131072,160] dim=0", "sum f32[8,40000,146] dim=1", "sum f32[206323,146] dim=0 reverse"}) {
     KernelPlan p = plan(spec);
     EXPECT_EQ(p.vector, 1) << spec;
     EXPECT_EQ(p.rowsPerChunk, 48) << spec;
