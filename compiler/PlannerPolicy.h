@@ -1379,27 +1379,27 @@ struct ColumnPolicy {
   // 2.19 at 70; sum f32[639371,123] at 63 gained, 1.68 -> 1.48); 384 at 68
   // gained (max f32[1000000,96] 1.84 -> 1.51).
   static constexpr int kFittedPanelRegisters = 80;
-  // Fitted panels of f16/bf16 sums and products take stages of 64 rows,
-  // not the pieces' 48, on several lines, on a single line unmasked on the
-  // 16-byte grid, and on a single line reversed off it: a row carries half a 4-byte row's bytes, so each
-  // piece's chain step and block barriers came for half the bytes (H200,
-  // x copy, 48 -> 64 rows, best of two rounds). Several lines, 12 of 12
-  // gained: off the grid bf16[12,30000,110] dim=1 reverse 2.08 -> 1.66,
-  // f16[8,40000,146] 1.81 -> 1.55, f16[16,20000,130] mask exclusive 2.11 ->
-  // 1.75; on it f16[10,30000,160] mask exclusive 1.78 -> 1.57,
-  // bf16[16,65536,128] reverse 1.28 -> 1.14. One line on the grid,
-  // unmasked, 10 of 11 gained: f16[206323,144] dim=0 1.89 -> 1.69, prod
-  // f16[49930,136] 2.36 -> 1.85, f16[250000,96] 1.81 -> 1.62,
-  // f16[150000,128] 1.77 / 1.76. One line off the grid, reversed, 7 of 7
-  // gained: f16[206323,144] reverse @1 2.93 -> 2.13, prod f16[160001,138]
-  // reverse exclusive 2.77 -> 2.15, prod bf16[180001,150] mask reverse
-  // exclusive 3.02 -> 2.57 (no mechanism found for the split by direction).
-  // They lost forward (f16[206323,146] mask 2.20 -> 3.14, prod
-  // f16[160001,138] mask 2.27 -> 3.06, f16[206323,146] 1.89 -> 2.07), one
-  // line masked on the grid by turns (f16[206323,144] mask reverse 1.79 ->
-  // 1.89, prod bf16[131072,160] mask reverse 1.76 -> 1.56), and f32's lost
-  // (f32[250000,96] 1.28 -> 1.35, [131072,160] 1.39 -> 1.49): they keep 48
-  // (BENCHMARKS.md, seventy-fifth pass).
+  // Fitted panels of f16/bf16 sums and products take stages of 64 rows, not the
+  // pieces' 48, on several lines, on a single line unmasked on the 16-byte grid,
+  // and on a single line reversed off it: a row carries half a 4-byte row's
+  // bytes, so each piece's chain step and block barriers came for half the bytes
+  // (H200, x copy, 48 -> 64 rows, best of two rounds). Several lines, 12 of 12
+  // faster (one by 2.8%): off the grid bf16[12,30000,110] dim=1 reverse 2.08 ->
+  // 1.66, f16[8,40000,146] 1.81 -> 1.55, f16[16,20000,130] mask exclusive 2.11
+  // -> 1.75; on it f16[10,30000,160] mask exclusive 1.78 -> 1.57,
+  // bf16[16,65536,128] reverse 1.28 -> 1.14. One line on the grid, unmasked, 12
+  // of 12 faster (one by 0.6%): f16[206323,144] dim=0 1.89 -> 1.69, prod
+  // f16[49930,136] 2.36 -> 1.85, f16[250000,96] 1.81 -> 1.62, f16[150000,128]
+  // 1.77 / 1.76. One line off the grid, reversed, 7 of 7 gained: f16[206323,144]
+  // reverse @1 2.93 -> 2.13, prod f16[160001,138] reverse exclusive 2.77 ->
+  // 2.15, prod bf16[180001,150] mask reverse exclusive 3.02 -> 2.57 (those
+  // kernels hold one block an SM, at 124-150 registers against forward's 94:
+  // BENCHMARKS.md). They lost forward (f16[206323,146] mask 2.20 -> 3.14, prod
+  // f16[160001,138] mask 2.27 -> 3.06, f16[206323,146] 1.89 -> 2.07), one line
+  // masked on the grid by turns (f16[206323,144] mask reverse 1.79 -> 1.89, prod
+  // bf16[131072,160] mask reverse 1.76 -> 1.56), and f32's lost (f32[250000,96]
+  // 1.28 -> 1.35, [131072,160] 1.39 -> 1.49): they keep 48 (BENCHMARKS.md,
+  // seventy-fifth pass).
   static constexpr int kFittedPanelTwoByteRows = 64;
   static constexpr long long kFewColumns = 32;
   static constexpr int kFewColumnsThreads = 128;
