@@ -49,6 +49,17 @@ def draw(rng, args):
     return f"{op} {dtype}{shape}{flags}" + (f"@{offset}" if offset else "")
 
 
+def add_draw_options(p, count):
+    """draw()'s options (and the seed and count of a draw) on parser `p`."""
+    p.add_argument("--seed", type=int, default=random.randrange(1 << 30))
+    p.add_argument("--count", type=int, default=count)
+    p.add_argument("--dtypes", type=lambda s: s.split(","), default="f16,bf16,i16,f32,i32".split(","))
+    p.add_argument("--ops", type=lambda s: s.split(","), default="sum,prod,max,min".split(","))
+    p.add_argument("--columns", type=int, nargs=2, default=[33, 160], metavar=("MIN", "MAX"))
+    p.add_argument("--lines", type=int, nargs=2, default=[1, 64], metavar=("MIN", "MAX"))
+    p.add_argument("--elements", type=float, nargs=2, default=[22, 26], metavar=("LOG2_MIN", "LOG2_MAX"))
+
+
 def narrow_grid():
     """Every op and dtype over 2-16 columns along dim=0, 16M elements, masked or not."""
     floats = ("f32", "f16", "bf16", "f64")
@@ -65,13 +76,7 @@ def main():
     p.add_argument("--specs", help="a file of specs, one a line")
     p.add_argument("--narrow-grid", action="store_true", help="every op, dtype, 2-16 columns along dim=0")
     p.add_argument("--arch", default="sm_90")
-    p.add_argument("--seed", type=int, default=random.randrange(1 << 30))
-    p.add_argument("--count", type=int, default=60)
-    p.add_argument("--dtypes", type=lambda s: s.split(","), default="f16,bf16,i16,f32,i32".split(","))
-    p.add_argument("--ops", type=lambda s: s.split(","), default="sum,prod,max,min".split(","))
-    p.add_argument("--columns", type=int, nargs=2, default=[33, 160], metavar=("MIN", "MAX"))
-    p.add_argument("--lines", type=int, nargs=2, default=[1, 64], metavar=("MIN", "MAX"))
-    p.add_argument("--elements", type=float, nargs=2, default=[22, 26], metavar=("LOG2_MIN", "LOG2_MAX"))
+    add_draw_options(p, count=60)
     args = p.parse_args()
     if args.specs:
         specs = [s.strip() for s in open(args.specs) if s.strip()]
