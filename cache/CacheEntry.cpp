@@ -47,6 +47,8 @@ KernelResources parseResources(llvm::StringRef text) {
     else if (key == "stack_bytes") r.stackBytes = v;
     else if (key == "shared_bytes") r.sharedBytes = v;
     else if (key == "barriers") r.barriers = v;
+    else if (key == "asked_blocks") r.askedBlocks = v;
+    else if (key == "first_registers") r.firstRegisters = v;
   }
   return r;
 }

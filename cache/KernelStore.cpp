@@ -1,10 +1,12 @@
 #include "cache/KernelStore.h"
 #include "compiler/Diagnostics.h"
+#include "compiler/KernelCompiler.h"
 #include "compiler/Log.h"
 #include "compiler/Nvrtc.h"
 #include "compiler/ShapeClass.h"
 #include "compiler/Target.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -31,10 +33,10 @@ void dumpSource(llvm::StringRef source, llvm::StringRef entry, const CacheKey &k
   os << source;
 }
 
-} // namespace
-
-llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKernel &k, const Target &target,
-                                                 const CacheKey &key) {
+// The disk entry for `key`, else `compile()`'s kernel, stored.
+llvm::Expected<StoredKernel> loadOrCompileWith(DiskCache &disk, const SourceKernel &k, const Target &target,
+                                               const CacheKey &key,
+                                               llvm::function_ref<llvm::Expected<CompiledKernel>()> compile) {
   // Kernels run as another arch load from their PTX, which entries do not
   // keep: the disk cache is passed by.
   const bool cached = !runsAsAnotherArch();
@@ -42,7 +44,7 @@ llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKe
     if (llvm::Optional<CacheEntry> hit = disk.lookup(key))
       return StoredKernel{std::move(hit->kernel), true};
   dumpSource(k.source, k.entry, key);
-  auto compiled = compileWithNvrtc(k.source, k.entry, target, k.what);
+  auto compiled = compile();
   if (!compiled)
     return compiled.takeError();
   detail::logMessage(1, llvm::formatv("compiled '{0}' for {1} in {2:f1} ms", k.what, target.name(),
@@ -56,12 +58,20 @@ llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKe
   return StoredKernel{std::move(*compiled), false};
 }
 
+} // namespace
+
+llvm::Expected<StoredKernel> loadOrCompileSource(DiskCache &disk, const SourceKernel &k, const Target &target,
+                                                 const CacheKey &key) {
+  return loadOrCompileWith(disk, k, target, key, [&] { return compileWithNvrtc(k.source, k.entry, target, k.what); });
+}
+
 llvm::Expected<StoredKernel> loadOrCompile(DiskCache &disk, const GeneratedKernel &generated,
                                            const Target &target, const CacheKey &key) {
-  return loadOrCompileSource(disk,
-                             SourceKernel{generated.source, generated.plan.entry,
-                                          shapeClassText(generated.spec, generated.plan), generated.plan.classText()},
-                             target, key);
+  // (compileKernel: a plan's wanted blocks an SM may take a second compile.)
+  return loadOrCompileWith(disk,
+                           SourceKernel{generated.source, generated.plan.entry,
+                                        shapeClassText(generated.spec, generated.plan), generated.plan.classText()},
+                           target, key, [&] { return compileKernel(generated, target); });
 }
 
 llvm::Expected<DiskCache &> processDiskCache() {

@@ -415,23 +415,34 @@ std::optional<PlanTuning> fittedPanelTuning(const ScanSpec &spec, const PlanTuni
   return fitted;
 }
 
+// A fitted panel holds ColumnPolicy::kFittedPanelBlocksPerSm blocks an SM
+// where their shared memory allows: asked of ptxas only where its own
+// registers would hold fewer (KernelPlan::wantedBlocksPerSm), unless tuned.
+void wantFittedPanelBlocks(const ArchPolicy &arch, const PlanTuning &tuning, KernelPlan &plan) {
+  const int blocks = policy::ColumnPolicy::kFittedPanelBlocksPerSm;
+  const bool fit = arch.sharedBytesPerSm / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved) >= blocks &&
+                   int64_t(blocks) * plan.threads <= arch.maxThreadsPerSm;
+  if (!tuning.occupancy && plan.minBlocksPerSm < blocks && fit)
+    plan.wantedBlocksPerSm = blocks;
+}
+
 // The column pipeline's plan: the policy's panels, or one panel fitted to a
 // line's columns where fittedPanelTuning() applies and still takes pieces.
 void planColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tuning, KernelPlan &plan) {
   const KernelPlan before = plan;
   planColumnPanels(arch, spec, tuning, plan);
   if (std::optional<PlanTuning> fitted = fittedPanelTuning(spec, tuning, plan)) {
-    // f16/bf16 sums and products on several lines, on one line unmasked on
-    // the grid or reversed off it: longer stages
-    // (ColumnPolicy::kFittedPanelTwoByteRows).
-    const bool longerStages =
-        plan.geometry.numLines() > 1 || (!plan.edges && !spec.mask) || (plan.edges && spec.reverse);
+    // f16/bf16 sums and products take longer stages but on one line masked
+    // on the grid (ColumnPolicy::kFittedPanelTwoByteRows).
+    const bool longerStages = plan.geometry.numLines() > 1 || plan.edges || !spec.mask;
     if (arch.timed && longerStages && twoByteFloatSums(spec))
       fitted->rows = pick(tuning.rows, policy::ColumnPolicy::kFittedPanelTwoByteRows);
     KernelPlan one = before;
     planColumnPanels(arch, spec, *fitted, one);
-    if (one.pieces > 1 && one.vector == 1)
+    if (one.pieces > 1 && one.vector == 1) {
       plan = one;
+      wantFittedPanelBlocks(arch, tuning, plan);
+    }
   }
 }
 

@@ -20,6 +20,11 @@ struct KernelResources {
   int stackBytes = 0;
   int sharedBytes = 0; // static shared memory
   int barriers = 0;
+  // Where the plan's wanted blocks an SM were asked of ptxas in a second
+  // compile (KernelPlan::wantedBlocksPerSm): them, and the registers the
+  // first compile took; 0 where the plan's own source was kept.
+  int askedBlocks = 0;
+  int firstRegisters = 0;
   bool known() const { return reported || fromCubin; }
   /// Where the figures came from: "ptxas", "cubin", or "" (unknown).
   const char *source() const { return reported ? "ptxas" : fromCubin ? "cubin" : ""; }

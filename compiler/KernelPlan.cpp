@@ -48,6 +48,8 @@ static std::string planText(const KernelPlan &p, bool forClass) {
   os << " index=" << (p.index64 ? 64 : 32);
   if (p.minBlocksPerSm > 1)
     os << " min_blocks=" << p.minBlocksPerSm;
+  if (p.wantedBlocksPerSm > 0)
+    os << " want_blocks=" << p.wantedBlocksPerSm;
   if (family == KernelFamily::Row || family == KernelFamily::RowSegmented || family == KernelFamily::RowLookback ||
       family == KernelFamily::Column)
     os << " stages=" << p.stages << " smem=" << p.sharedBytes;

@@ -73,6 +73,10 @@ struct KernelPlan {
   bool laneThreads = false; // packed lanes: each thread scans `items` elements of one lane (lane_threads.cuh)
   int laneWidth = 1;        // lane threads: adjacent lanes a thread holds of each item, one word of the stage
   int minBlocksPerSm = 1;   // __launch_bounds__ occupancy: registers are capped so this many blocks fit
+  // Blocks an SM asked of ptxas only where its own choice of registers holds
+  // fewer: compileKernel() compiles such a kernel again with them as
+  // minBlocksPerSm (0: none). Where ptxas fits them unasked, its code stays.
+  int wantedBlocksPerSm = 0;
   int64_t workspaceBytes = 0; // device scratch, zeroed once when allocated (row_lookback; column with pieces or whole rows)
   bool index64 = false;     // 64-bit index arithmetic needed
   // The outermost line dim's size (geometry.lines[0], the batch) is a launch

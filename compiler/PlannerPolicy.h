@@ -1380,27 +1380,28 @@ struct ColumnPolicy {
   // gained (max f32[1000000,96] 1.84 -> 1.51).
   static constexpr int kFittedPanelRegisters = 80;
   // Fitted panels of f16/bf16 sums and products take stages of 64 rows, not the
-  // pieces' 48, on several lines, on a single line unmasked on the 16-byte grid,
-  // and on a single line reversed off it: a row carries half a 4-byte row's
-  // bytes, so each piece's chain step and block barriers came for half the bytes
-  // (H200, x copy, 48 -> 64 rows, best of two rounds). Several lines, 12 of 12
-  // faster (one by 2.8%): off the grid bf16[12,30000,110] dim=1 reverse 2.08 ->
-  // 1.66, f16[8,40000,146] 1.81 -> 1.55, f16[16,20000,130] mask exclusive 2.11
-  // -> 1.75; on it f16[10,30000,160] mask exclusive 1.78 -> 1.57,
-  // bf16[16,65536,128] reverse 1.28 -> 1.14. One line on the grid, unmasked, 12
-  // of 12 faster (one by 0.6%): f16[206323,144] dim=0 1.89 -> 1.69, prod
-  // f16[49930,136] 2.36 -> 1.85, f16[250000,96] 1.81 -> 1.62, f16[150000,128]
-  // 1.77 / 1.76. One line off the grid, reversed, 7 of 7 gained: f16[206323,144]
-  // reverse @1 2.93 -> 2.13, prod f16[160001,138] reverse exclusive 2.77 ->
-  // 2.15, prod bf16[180001,150] mask reverse exclusive 3.02 -> 2.57 (those
-  // kernels hold one block an SM, at 124-150 registers against forward's 94:
-  // BENCHMARKS.md). They lost forward (f16[206323,146] mask 2.20 -> 3.14, prod
-  // f16[160001,138] mask 2.27 -> 3.06, f16[206323,146] 1.89 -> 2.07), one line
-  // masked on the grid by turns (f16[206323,144] mask reverse 1.79 -> 1.89, prod
-  // bf16[131072,160] mask reverse 1.76 -> 1.56), and f32's lost (f32[250000,96]
-  // 1.28 -> 1.35, [131072,160] 1.39 -> 1.49): they keep 48 (BENCHMARKS.md,
-  // seventy-fifth pass).
+  // pieces' 48, but on one line masked on the 16-byte grid: a row carries half a
+  // 4-byte row's bytes, so each piece's chain step and block barriers came for
+  // half the bytes. At two blocks an SM (kFittedPanelBlocksPerSm) 64 rows won
+  // in both directions, on the grid and off it (H200, x copy, 48 -> 64 rows,
+  // best of two rounds): f16[206323,144] dim=0 1.89 -> 1.69, prod
+  // f16[49930,136] 2.36 -> 1.85, several lines bf16[12,30000,110] dim=1
+  // reverse 2.08 -> 1.66; off the grid f16[206323,146] 1.88 -> 1.80, mask 2.26
+  // -> 2.07, mask reverse 3.29 -> 2.15, bf16[3000000,150] 3.57 -> 1.94,
+  // f16[4000001,106] 3.00 -> 2.32. One line masked on the grid lost
+  // (f16[250000,96] mask 1.65 -> 1.76, f16[206323,144] mask reverse 1.80 ->
+  // 1.99), as did f32 (f32[206323,146] 1.39 -> 1.73): they keep 48
+  // (BENCHMARKS.md, seventy-fifth and seventy-sixth passes).
   static constexpr int kFittedPanelTwoByteRows = 64;
+  // A fitted panel of one line holds two blocks an SM, asked of ptxas only
+  // where its own registers hold one (KernelPlan::wantedBlocksPerSm): its
+  // choice varies with the shape's constants (sum f32[206323,146] dim=0 96
+  // registers, [1000003,146] 118, i32[300001,133] 134) and one block an SM
+  // lost (H200, x copy, unasked -> asked: f32[1000003,146] 1.94 -> 1.56, max
+  // i16[284906,147] 2.22 -> 1.78, min i16[284906,147] reverse 2.32 -> 1.69,
+  // bf16[3000000,150] at 64 rows 2.65 -> 1.94). Asked where ptxas fits two
+  // unasked, its code lost (f32[206323,146] 96 -> 87 registers, 1.39 -> 1.49).
+  static constexpr int kFittedPanelBlocksPerSm = 2;
   static constexpr long long kFewColumns = 32;
   static constexpr int kFewColumnsThreads = 128;
   static constexpr int kFewColumnsGroups = 4;
@@ -1522,5 +1523,14 @@ struct StridedPolicy {
 inline constexpr int64_t kMaxGrid = 2147483647;
 inline constexpr int64_t kSharedBytesPerBlockReserved = 1024;  // the driver's share of each block's shared memory
 inline constexpr int64_t kRegistersPerSm = 65536;
+inline constexpr int64_t kRegistersPerWarpUnit = 256; // a warp's registers are allocated in units of this many
+
+/// Blocks of `threads` an SM's registers hold at `registers` a thread.
+inline constexpr int blocksByRegisters(int registers, int threads) {
+  const int64_t perWarp = (int64_t(registers) * 32 + kRegistersPerWarpUnit - 1) / kRegistersPerWarpUnit *
+                          kRegistersPerWarpUnit;
+  return perWarp == 0 ? 0 : int(kRegistersPerSm / perWarp / ((threads + 31) / 32));
+}
+static_assert(blocksByRegisters(96, 320) == 2 && blocksByRegisters(100, 320) == 1, "a warp's register units");
 
 } // namespace scanjit::policy

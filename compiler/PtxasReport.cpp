@@ -39,6 +39,10 @@ std::string KernelResources::toString() const {
   figure("stack_bytes", stackBytes);
   figure("shared_bytes", sharedBytes);
   figure("barriers", barriers);
+  if (askedBlocks > 0) {
+    figure("asked_blocks", askedBlocks);
+    figure("first_registers", firstRegisters);
+  }
   return os.str();
 }
 

@@ -695,16 +695,18 @@ TEST(Planner, FittedTwoByteSumsTakeLongerStages) {
   for (const char *spec : {"sum f16[206323,144] dim=0", "prod bf16[131072,160] dim=0", "sum f16[250000,96] dim=0",
                            "sum bf16[16,65536,128] dim=1 reverse", "sum f16[8,40000,146] dim=1",
                            "sum f16[16,20000,130] dim=1 mask exclusive", "sum f16[10,30000,160] dim=1 mask exclusive",
-                           "sum f16[206323,146] dim=0 reverse", "prod bf16[180001,150] dim=0 mask reverse exclusive"}) {
+                           "sum f16[206323,146] dim=0 reverse", "prod bf16[180001,150] dim=0 mask reverse exclusive",
+                           "sum f16[206323,146] dim=0", "sum f16[206323,146] dim=0 mask"}) {
     KernelPlan p = plan(spec);
     EXPECT_EQ(p.vector, 1) << spec; // (the fitted panel)
     EXPECT_GT(p.pieces, 1) << spec;
     EXPECT_EQ(p.rowsPerChunk, 64) << spec;
   }
   EXPECT_TRUE(plan("sum f16[8,40000,146] dim=1").edges);
-  for (const char *spec : {"sum f16[206323,146] dim=0", "sum f16[250000,96] dim=0 mask",
-                           "sum f16[206323,144] dim=0 mask reverse", "sum f32[250000,96] dim=0",
-                           "sum f32[131072,160] dim=0", "sum f32[8,40000,146] dim=1", "sum f32[206323,146] dim=0 reverse"}) {
+  // One line masked on the grid, and f32: 48.
+  for (const char *spec : {"sum f16[250000,96] dim=0 mask", "sum f16[206323,144] dim=0 mask reverse",
+                           "sum f32[250000,96] dim=0", "sum f32[131072,160] dim=0", "sum f32[8,40000,146] dim=1",
+                           "sum f32[206323,146] dim=0 reverse"}) {
     KernelPlan p = plan(spec);
     EXPECT_EQ(p.vector, 1) << spec;
     EXPECT_EQ(p.rowsPerChunk, 48) << spec;
@@ -730,8 +732,14 @@ TEST(Planner, SeveralLinesTakeTheFittedPanelWhereFewerColumnsIdle) {
   EXPECT_EQ(plan("prod bf16[43,5582,120] dim=1 exclusive").vector, 1);
   EXPECT_EQ(plan("sum f16[16,65536,128] dim=1").vector, 1);
   EXPECT_EQ(plan("max bf16[43,5582,120] dim=1").vector, 2);
-  // A single line keeps its fitted panel's own occupancy.
-  EXPECT_NE(plan("sum f16[1000000,160] dim=0").minBlocksPerSm, 2);
+  // A single line's fitted panel asks for two blocks an SM only where
+  // ptxas's own registers hold one (compileKernel; FittedPanelAsksForTwoBlocks).
+  KernelPlan one = plan("sum f16[1000000,160] dim=0");
+  EXPECT_EQ(one.minBlocksPerSm, 1);
+  EXPECT_EQ(one.wantedBlocksPerSm, 2);
+  EXPECT_NE(one.toString().find(" want_blocks=2"), std::string::npos);
+  EXPECT_EQ(lines.wantedBlocksPerSm, 0); // (asked outright)
+  EXPECT_EQ(planKernel(mustParse("sum f16[1000000,160] dim=0"), *parsePlanTuning("occupancy=1")).wantedBlocksPerSm, 0);
 }
 
 TEST(Planner, TwoByteSumsTakeNarrowPanelsWhereWideOnesLeaveColumnsIdle) {
