@@ -2,6 +2,7 @@
 #include "compiler/ArchPolicy.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/Emitter.h"
+#include "compiler/Log.h"
 #include "compiler/Nvrtc.h"
 #include "compiler/Planner.h"
 #include "compiler/PlannerPolicy.h"
@@ -62,8 +63,13 @@ llvm::Expected<CompiledKernel> compileKernel(const GeneratedKernel &generated, c
   if (!source)
     return source.takeError();
   auto again = compileWithNvrtc(*source, plan.entry, target, what);
-  if (!again)
-    return again.takeError();
+  if (!again) { // (the first kernel is whole: it is served; SCANJIT_LOG=1 says why)
+    detail::warnOnce("asked-blocks-" + plan.entry, "'" + what + "': compiled again asking for " +
+                                                       std::to_string(asked.minBlocksPerSm) +
+                                                       " blocks an SM, it failed (the first kernel is kept): " +
+                                                       llvm::toString(again.takeError()));
+    return compiled;
+  }
   // (Not at the cost of spills: sum i32[300001,133] dim=0 spilled 44 bytes
   // so, at 96 registers from 134.)
   if (!again->resources.known() || again->resources.spillStores != 0 || again->resources.stackBytes != 0) {
