@@ -420,9 +420,7 @@ std::optional<PlanTuning> fittedPanelTuning(const ScanSpec &spec, const PlanTuni
 // registers would hold fewer (KernelPlan::wantedBlocksPerSm), unless tuned.
 void wantFittedPanelBlocks(const ArchPolicy &arch, const PlanTuning &tuning, KernelPlan &plan) {
   const int blocks = policy::ColumnPolicy::kFittedPanelBlocksPerSm;
-  const bool fit = arch.sharedBytesPerSm / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved) >= blocks &&
-                   int64_t(blocks) * plan.threads <= arch.maxThreadsPerSm;
-  if (!tuning.occupancy && plan.minBlocksPerSm < blocks && fit)
+  if (!tuning.occupancy && plan.minBlocksPerSm < blocks && blocksFittingAnSm(arch, plan) >= blocks)
     plan.wantedBlocksPerSm = blocks;
 }
 

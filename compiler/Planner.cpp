@@ -1145,10 +1145,7 @@ void planStrided(KernelPlan &plan) {
 // Occupancy the plan asks for, no more than its arch fits of its blocks by
 // threads and by shared memory (registers are the plan's own choice).
 int fittingMinBlocks(const ArchPolicy &arch, const KernelPlan &plan) {
-  int64_t fit = arch.maxThreadsPerSm / plan.threads;
-  if (plan.sharedBytes > 0)
-    fit = std::min<int64_t>(fit, arch.sharedBytesPerSm / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved));
-  return int(std::clamp<int64_t>(plan.minBlocksPerSm, 1, std::max<int64_t>(fit, 1)));
+  return int(std::clamp<int64_t>(plan.minBlocksPerSm, 1, std::max<int64_t>(blocksFittingAnSm(arch, plan), 1)));
 }
 
 // Whether the outermost line dim's size can be a launch argument: always,
@@ -1187,6 +1184,13 @@ bool lazyStart(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan 
 
 // Helpers the segmented and column planners share (PlannerShared.h).
 namespace planning {
+
+int64_t blocksFittingAnSm(const ArchPolicy &arch, const KernelPlan &plan) {
+  int64_t fit = arch.maxThreadsPerSm / plan.threads;
+  if (plan.sharedBytes > 0)
+    fit = std::min<int64_t>(fit, arch.sharedBytesPerSm / (plan.sharedBytes + policy::kSharedBytesPerBlockReserved));
+  return fit;
+}
 
 // Rows whose every tile start and size is a multiple of 16 bytes in the
 // input and the mask (the kernel checks the pointers at run time). Other

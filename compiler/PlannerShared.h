@@ -73,6 +73,10 @@ int bulkStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &t
 // A staged plan's shared memory: its stages, their mbarriers and work items.
 int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan);
 
+// Blocks of the plan an SM of its arch holds by threads and by shared
+// memory (registers are ptxas's).
+int64_t blocksFittingAnSm(const ArchPolicy &arch, const KernelPlan &plan);
+
 // Log-sum-exp of 8-byte accumulators (f64): its combines, not its bytes,
 // set its time.
 bool wideLogSumExp(const ScanSpec &spec);

@@ -687,10 +687,9 @@ TEST(Planner, OneLineOfColumnsTakesOnePanelFittedToIt) {
   EXPECT_EQ(planKernel(mustParse("prod f16[260935,280] dim=0 mask reverse"), forced).threads, 2 * 160);
 }
 
-// Fitted panels of f16/bf16 sums and products stream stages of 64 rows on
-// several lines, on one line unmasked on the 16-byte grid and on one line
-// reversed off it (ColumnPolicy::kFittedPanelTwoByteRows); one line masked
-// on the grid or forward off it, f32's and older archs' keep 48.
+// Fitted panels of f16/bf16 sums and products stream stages of 64 rows but
+// on one line masked on the 16-byte grid (ColumnPolicy::
+// kFittedPanelTwoByteRows); those, f32's and older archs' keep 48.
 TEST(Planner, FittedTwoByteSumsTakeLongerStages) {
   for (const char *spec : {"sum f16[206323,144] dim=0", "prod bf16[131072,160] dim=0", "sum f16[250000,96] dim=0",
                            "sum bf16[16,65536,128] dim=1 reverse", "sum f16[8,40000,146] dim=1",
@@ -733,7 +732,7 @@ TEST(Planner, SeveralLinesTakeTheFittedPanelWhereFewerColumnsIdle) {
   EXPECT_EQ(plan("sum f16[16,65536,128] dim=1").vector, 1);
   EXPECT_EQ(plan("max bf16[43,5582,120] dim=1").vector, 2);
   // A single line's fitted panel asks for two blocks an SM only where
-  // ptxas's own registers hold one (compileKernel; FittedPanelAsksForTwoBlocks).
+  // ptxas's own registers hold one (compileKernel; WantedBlocks.*).
   KernelPlan one = plan("sum f16[1000000,160] dim=0");
   EXPECT_EQ(one.minBlocksPerSm, 1);
   EXPECT_EQ(one.wantedBlocksPerSm, 2);
