@@ -33,6 +33,7 @@ CacheKeyFields currentKeyFields(llvm::StringRef spec, llvm::StringRef plan, cons
   f.arch = target.name();
   for (const std::string &o : nvrtcOptions(target))
     f.options += (f.options.empty() ? "" : " ") + o;
+  f.compileRules = compileRulesText();
   return f;
 }
 
@@ -46,6 +47,7 @@ CacheKey makeCacheKey(const CacheKeyFields &f) {
   addField(key.text, "nvrtc", f.nvrtcVersion);
   addField(key.text, "arch", f.arch);
   addField(key.text, "options", f.options);
+  addField(key.text, "compile", f.compileRules);
   key.digest = makeCacheKeyDigest(key.text);
   return key;
 }

@@ -21,6 +21,7 @@ struct CacheKeyFields {
   std::string nvrtcVersion;
   std::string arch;  // "sm_90"
   std::string options;
+  std::string compileRules; // how compileKernel picks among a plan's compiles (compileRulesText)
 };
 
 struct CacheKey {

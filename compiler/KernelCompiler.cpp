@@ -48,6 +48,16 @@ llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Targe
   return g;
 }
 
+std::string compileRulesText() {
+  return "asked_max_spill_bytes=" + std::to_string(policy::kWantedBlocksMaxSpillBytes);
+}
+
+bool askedKernelKept(const KernelResources &asked) {
+  // (Its stack frame holds the spills: no larger either.)
+  const int limit = policy::kWantedBlocksMaxSpillBytes;
+  return asked.known() && asked.spillStores <= limit && asked.stackBytes <= limit;
+}
+
 llvm::Expected<CompiledKernel> compileKernel(const GeneratedKernel &generated, const Target &target) {
   const KernelPlan &plan = generated.plan;
   const std::string what = shapeClassText(generated.spec, plan);
@@ -70,9 +80,7 @@ llvm::Expected<CompiledKernel> compileKernel(const GeneratedKernel &generated, c
                                                        llvm::toString(again.takeError()));
     return compiled;
   }
-  // (Not at the cost of spills: sum i32[300001,133] dim=0 spilled 44 bytes
-  // so, at 96 registers from 134.)
-  if (!again->resources.known() || again->resources.spillStores != 0 || again->resources.stackBytes != 0) {
+  if (!askedKernelKept(again->resources)) {
     compiled->compileMillis += again->compileMillis;
     return compiled;
   }

@@ -23,7 +23,19 @@ llvm::Expected<KernelPlan> planForTarget(const ScanSpec &spec, const Target &tar
 /// Plans (planForTarget) and emits; never compiles. The default target is sm_90.
 llvm::Expected<GeneratedKernel> generateKernel(const ScanSpec &spec, const Target &target = {});
 
-/// Compiles generated source for `target`.
+/// Compiles generated source for `target`. Where the plan wants more blocks an
+/// SM than ptxas's own registers hold (KernelPlan::wantedBlocksPerSm), it is
+/// compiled again asking for them, and that kernel is served if
+/// askedKernelKept() says so.
 llvm::Expected<CompiledKernel> compileKernel(const GeneratedKernel &generated, const Target &target);
+
+/// Whether a kernel compiled again to ask for its wanted blocks is served in
+/// place of the first: its resources are known and it spills no more than
+/// policy::kWantedBlocksMaxSpillBytes.
+bool askedKernelKept(const KernelResources &asked);
+
+/// The rules by which compileKernel() picks among a plan's compiles, as key
+/// text: a kernel cached under other rules is compiled again, not served.
+std::string compileRulesText();
 
 } // namespace scanjit

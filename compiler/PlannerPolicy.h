@@ -1525,6 +1525,18 @@ inline constexpr int64_t kSharedBytesPerBlockReserved = 1024;  // the driver's s
 inline constexpr int64_t kRegistersPerSm = 65536;
 inline constexpr int64_t kRegistersPerWarpUnit = 256; // a warp's registers are allocated in units of this many
 
+// A kernel compiled again to ask for its plan's wanted blocks an SM
+// (KernelPlan::wantedBlocksPerSm) is kept if it spills at most this many
+// bytes (and its stack frame is no larger): the asked kernels of i32 fitted
+// panels spilled 4-48 bytes and gained over one block an SM, none lost (H200,
+// x copy, first -> asked, best of two rounds, bytes spilled: sum
+// i32[300001,133] dim=0 mask 2.21 -> 1.73 (4), prod i32[200292,158] mask
+// reverse exclusive 2.02 -> 1.63 (12), prod i32[200292,158] mask exclusive
+// 1.74 -> 1.55 (32), prod i32[560224,93] exclusive 1.67 -> 1.58 (48), sum
+// i32[1000003,146] 1.78 -> 1.70 (44); BENCHMARKS.md, seventy-seventh pass).
+// Larger spills are untimed, so they keep the first kernel.
+inline constexpr int kWantedBlocksMaxSpillBytes = 48;
+
 /// Blocks of `threads` an SM's registers hold at `registers` a thread.
 inline constexpr int blocksByRegisters(int registers, int threads) {
   const int64_t perWarp = (int64_t(registers) * 32 + kRegistersPerWarpUnit - 1) / kRegistersPerWarpUnit *

@@ -29,6 +29,7 @@ TEST(CacheKey, EveryFieldChangesTheDigest) {
       {"nvrtc", [](CacheKeyFields &f) { f.nvrtcVersion = "99.9"; }},
       {"arch", [](CacheKeyFields &f) { f.arch = "sm_80"; }},
       {"options", [](CacheKeyFields &f) { f.options += " -G"; }},
+      {"compile", [](CacheKeyFields &f) { f.compileRules += "1"; }},
   };
   for (auto &[name, edit] : edits) {
     CacheKeyFields changed = base;
@@ -67,7 +68,8 @@ TEST(CacheKey, FieldsReadBackFromTheText) {
 
 TEST(CacheKey, TextCarriesEveryField) {
   CacheKey key = makeCacheKey(fieldsFor("sum f32[8] dim=0"));
-  for (const char *field : {"format ", "scanjit ", "templates ", "spec ", "plan ", "nvrtc ", "arch ", "options "})
+  for (const char *field : {"format ", "scanjit ", "templates ", "spec ", "plan ", "nvrtc ", "arch ", "options ",
+                            "compile "})
     EXPECT_NE(("\n" + key.text).find(std::string("\n") + field), std::string::npos) << field;
 }
 
