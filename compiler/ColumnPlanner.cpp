@@ -507,9 +507,13 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   tiles.vector = 1;
   tiles.unroll = 1;
   tiles.pieces = 1;
-  const int64_t byBytes = ColumnPolicy::kTileBytes / (C * dtypeSize(spec.in));
-  const int64_t rows = pick(tuning.tileRows, int(std::max<int64_t>(1, byBytes / tiles.groups) * tiles.groups));
-  tiles.rowsPerChunk = std::min<int64_t>(rows, g.scan.size);
+  // The rows of a tile of about `bytes` of input: whole slices.
+  auto rowsFor = [&](int bytes) {
+    const int64_t byBytes = bytes / (C * dtypeSize(spec.in));
+    const int64_t rows = pick(tuning.tileRows, int(std::max<int64_t>(1, byBytes / tiles.groups) * tiles.groups));
+    return std::min<int64_t>(rows, g.scan.size);
+  };
+  tiles.rowsPerChunk = rowsFor(ColumnPolicy::kTileBytes);
   tiles.stages = std::max(3, pick(tuning.stages, ColumnPolicy::kTilesStages));
   // Each lane holds its window's flags for each of its warp's columns
   // (two registers a 4-byte word): no more than kTilesWindowRegisters.
@@ -546,6 +550,18 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   tiles.evictFirst = pickFlag(tuning.evictFirst, policy::ColumnPolicy::kPipelineEvictFirst);
   tiles.wordCopies = false; // (a tile is one bulk copy)
   tiles.sharedBytes = columnTilesSharedBytes(spec, tiles);
+  // Wider tiles where a warp reads the windows of more columns, if their
+  // stages fit as they are and the scan still makes enough of them
+  // (kTilesWide*).
+  if (warpColumns >= ColumnPolicy::kTilesWideMinWarpColumns) {
+    KernelPlan wide = tiles;
+    wide.rowsPerChunk = rowsFor(ColumnPolicy::kTilesWideTileBytes);
+    wide.sharedBytes = columnTilesSharedBytes(spec, wide);
+    const int64_t wideTiles = g.numLines() * ceilDiv(g.scan.size, wide.rowsPerChunk);
+    if (wide.sharedBytes <= arch.maxDynamicSharedBytes &&
+        wideTiles >= ColumnPolicy::kTilesWideMinTilesPerSm * policy::kTimedSms)
+      tiles = wide;
+  }
   // A mask of 1-byte elements holds as many bytes as the input, and 8-byte
   // slice totals add more (kTileBytes counts the input's): fewer rows a
   // tile, until its stages fit.

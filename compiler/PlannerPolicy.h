@@ -1481,6 +1481,26 @@ struct ColumnPolicy {
   static constexpr int64_t kTilesByteMaxMinPanelMinElements = int64_t(1) << 26;
   static constexpr long long kTilesWideSmallCopyMaxBytes = 200;
   static constexpr int kTileBytes = 48 * 1024;
+  // ... but kTilesWideTileBytes where a warp reads the look-back windows of
+  // at least kTilesWideMinWarpColumns columns (more than 32 columns at 512
+  // threads) and three such stages fit (most masks' do not): a tile's fixed
+  // cost (its windows, its barriers) grows with its columns. H200, x
+  // copy, 48 -> 64 KB, tuned, the better of two rounds: f32[266305,63]
+  // dim=0 1.68 -> 1.52, f32[335544,50] 1.63 -> 1.44, f32[294337,57]
+  // reverse 1.74 -> 1.57, max i32[300000,56] 1.63 -> 1.44, f16[266305,63]
+  // 1.98 -> 1.84, f32[419430,40] 1.40 -> 1.33; prod bf16[300000,60] 1.91
+  // -> 1.89; masked f32[266305,63] at 56 KB 1.63 -> 1.65. Narrower tiles
+  // gained nothing so (f32[699050,24] at 51 KB, f32[986895,17] at 67 KB;
+  // BENCHMARKS.md, seventy-eighth pass, with the A/B: 21 of 27 gained).
+  static constexpr int kTilesWideTileBytes = 64 * 1024;
+  static constexpr int kTilesWideMinWarpColumns = 3;
+  // ... and only where the scan makes at least this many of them an SM:
+  // with fewer, the last round of larger tiles leaves SMs idle longer, and
+  // the small scans timed gained nothing (H200, 48 -> 64 KB, kernel ms at
+  // tiles an SM: f32[5,21460,41] dim=1 reverse, 2.0, 0.026 -> 0.027-0.028;
+  // f32[110826,41] dim=0, 2.1, 0.025 -> 0.024-0.026; f16[126484,35] min,
+  // 1.0, 0.024 -> 0.023-0.025; but min f32[92419,77], 3.3, 0.051 -> 0.045).
+  static constexpr int64_t kTilesWideMinTilesPerSm = 3;
   static constexpr int kTilesThreads = 512;
   static constexpr int kTilesStages = 3; // at least: one scanned, one totaled, one loading
   static constexpr int kTilesLookback = 4;

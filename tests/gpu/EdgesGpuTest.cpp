@@ -1131,6 +1131,8 @@ TEST(Edges, TallPanelsByWholeRowTiles) {
       // 1-byte elements masked: shorter tiles, so that their stages fit.
       "sum i8[200003,20] dim=0 mask reverse",  "max u8[100003,33] dim=0 mask exclusive",
       "min bool[100003,100] dim=0 mask",       "prod i16[50001,62] dim=0 mask reverse",
+      // Tiles of 64 KB (more than 32 columns, unmasked).
+      "sum f32[200003,63] dim=0 reverse exclusive", "max i32[150001,56] dim=0",
   };
   for (const std::string &spec : specs)
     expectPlanWith(spec, KernelFamily::Column, &KernelPlan::wholeRows);
