@@ -96,7 +96,13 @@ const FamilyShape kPackedFamilies[] = {
 // 23, ColumnPolicy::kLaneThreadOneBlockItems, they spill none.)
 // (Masked max of bool in 4-lane Lanes items spilled 4 stores; as lane
 // threads, which masked byte items now take, it spills none.)
+// - by design: a kernel compiled again to ask for its plan's wanted blocks
+//   is kept with at most policy::kWantedBlocksMaxSpillBytes of spills
+//   (askedKernelKept: i32 fitted panels of 150 columns spill 4-40 at two
+//   blocks an SM, and gained; BENCHMARKS.md, seventy-seventh pass).
 bool acceptedSpill(const std::string &spec, const KernelResources &r) {
+  if (r.askedBlocks > 0)
+    return askedKernelKept(r);
   auto has = [&](const char *token) { return spec.find(token) != std::string::npos; };
   const bool byteSumOrProduct = (spec.rfind("sum ", 0) == 0 || spec.rfind("prod ", 0) == 0) &&
                                 (has(" u8[") || has(" i8[") || has(" bool["));
