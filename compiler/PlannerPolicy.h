@@ -1492,6 +1492,9 @@ struct ColumnPolicy {
   // -> 1.89; masked f32[266305,63] at 56 KB 1.63 -> 1.65. Narrower tiles
   // gained nothing so (f32[699050,24] at 51 KB, f32[986895,17] at 67 KB;
   // BENCHMARKS.md, seventy-eighth pass, with the A/B: 21 of 27 gained).
+  // Untimed archs: sm_100's 227 KB a block hold three such stages as
+  // sm_90's do, so it takes them too; sm_120's 99 KB hold none, and its
+  // tiles keep 48 KB, shrunk to fit.
   static constexpr int kTilesWideTileBytes = 64 * 1024;
   static constexpr int kTilesWideMinWarpColumns = 3;
   // ... and only where the scan makes at least this many of them an SM:
