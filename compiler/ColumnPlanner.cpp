@@ -513,6 +513,8 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
     const int64_t rows = pick(tuning.tileRows, int(std::max<int64_t>(1, byBytes / tiles.groups) * tiles.groups));
     return std::min<int64_t>(rows, g.scan.size);
   };
+  // The tiles of every line that plan `p`'s rows make.
+  auto tileCount = [&](const KernelPlan &p) { return g.numLines() * ceilDiv(g.scan.size, p.rowsPerChunk); };
   tiles.rowsPerChunk = rowsFor(ColumnPolicy::kTileBytes);
   tiles.stages = std::max(3, pick(tuning.stages, ColumnPolicy::kTilesStages));
   // Each lane holds its window's flags for each of its warp's columns
@@ -557,9 +559,8 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
     KernelPlan wide = tiles;
     wide.rowsPerChunk = rowsFor(ColumnPolicy::kTilesWideTileBytes);
     wide.sharedBytes = columnTilesSharedBytes(spec, wide);
-    const int64_t wideTiles = g.numLines() * ceilDiv(g.scan.size, wide.rowsPerChunk);
     if (wide.sharedBytes <= arch.maxDynamicSharedBytes &&
-        wideTiles >= ColumnPolicy::kTilesWideMinTilesPerSm * policy::kTimedSms)
+        tileCount(wide) >= ColumnPolicy::kTilesWideMinTilesPerSm * policy::kTimedSms)
       tiles = wide;
   }
   // A mask of 1-byte elements holds as many bytes as the input, and 8-byte
@@ -579,8 +580,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
                    arch.sharedBytesPerSm / (tiles.sharedBytes + policy::kSharedBytesPerBlockReserved),
                    policy::kRegistersPerSm / (int64_t(tiles.threads) * minRegisters)}));
   tiles.minBlocksPerSm = pick(tuning.occupancy, int(fit));
-  const int64_t count = g.numLines() * ceilDiv(g.scan.size, tiles.rowsPerChunk);
-  tiles.grid = std::min<int64_t>(count, pick(tuning.blocks, int(policy::kTimedSms * fit)));
+  tiles.grid = std::min<int64_t>(tileCount(tiles), pick(tuning.blocks, int(policy::kTimedSms * fit)));
   plan = tiles;
   return true;
 }
