@@ -15,9 +15,10 @@ the most registers.)
 
 Each spec is compiled as planned and with its off-grid plan (off_grid=1),
 through `scanjit inspect --emit resources` with the cache off. Prints one
-line per problem and a summary; exits 1 if there was any. (A kernel compiled again
-for its plan's wanted blocks and kept with a few bytes of spills is listed as ASKED, not counted.) The seed is
-printed, so a sweep can be run again.
+line per problem and a summary; exits 1 if there was any. (A kernel
+compiled again for its plan's wanted blocks and kept with a few bytes of
+spills is listed as ASKED, not counted.) The seed is printed, so a sweep can
+be run again.
 """
 import argparse
 import concurrent.futures
