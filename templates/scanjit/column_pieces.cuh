@@ -77,6 +77,13 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
   static __device__ __forceinline__ long long slot(long long panel, int p, int c) {
     return (panel * (kPieces - 1) + p) * kPanel + c;
   }
+  // Whether a thread's columns move two at a time, as one 16-byte access
+  // (load_flagged_pair): one-word values and an even V, so kPanel = threads
+  // x V and a thread's first column are even and each pair's slots start on
+  // 16 bytes. One column at a time, a warp's accesses span twice the bytes
+  // they use (H200, ncu: a quarter of an f16 panel's L2 sectors were flags).
+  template <int V> __host__ __device__ static constexpr bool paired() { return Flagged::kWords == 1 && V % 2 == 0; }
+
   __device__ __forceinline__ void publish_aggregate(long long panel, int p, int c, Acc v) const {
     if (p < kPieces - 1)
       store_flagged(aggregate + slot(panel, p, c), Flagged::of(v, tag));
@@ -84,6 +91,20 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
   __device__ __forceinline__ void publish_inclusive(long long panel, int p, int c, Acc v) const {
     if (p < kPieces - 1)
       store_flagged(inclusive + slot(panel, p, c), Flagged::of(v, tag));
+  }
+  // The same for columns c .. c + V - 1 below `valid`, two at a time where
+  // paired<V>().
+  template <int V>
+  __device__ __forceinline__ void publish_aggregates(long long panel, int p, int c, int valid,
+                                                     const Acc (&v)[V]) const {
+    if (p < kPieces - 1)
+      store_columns<V>(aggregate + slot(panel, p, c), valid, v);
+  }
+  template <int V>
+  __device__ __forceinline__ void publish_inclusives(long long panel, int p, int c, int valid,
+                                                     const Acc (&v)[V]) const {
+    if (p < kPieces - 1)
+      store_columns<V>(inclusive + slot(panel, p, c), valid, v);
   }
 
   // Piece p's span total for columns c .. c + V - 1 below `valid`, from its
@@ -98,11 +119,13 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
     if constexpr (kSpanWindow) {
       const Flagged *first = aggregate + slot(panel, p - (kSpan - 1), c);
       gather<V, kSpan - 1>([&](int i, int v) { return first + i * kPanel + v; }, p - (kSpan - 1), valid, recent);
-      if (p < kPieces - 1)
+      if (p < kPieces - 1) {
+        Acc total[V];
 #pragma unroll
         for (int v = 0; v < V; ++v)
-          if (v < valid)
-            store_flagged(span + slot(panel, p, c + v), Flagged::of(combine_cold<Op>(recent[v], own[v]), tag));
+          total[v] = combine_cold<Op>(recent[v], own[v]);
+        store_columns<V>(span + slot(panel, p, c), valid, total);
+      }
     }
   }
 
@@ -131,10 +154,7 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
   template <int V>
   __device__ __forceinline__ void chain(long long panel, int p, int c, int valid, const Acc (&own)[V],
                                         Acc (&before)[V]) const {
-#pragma unroll
-    for (int v = 0; v < V; ++v)
-      if (v < valid)
-        publish_aggregate(panel, p, c + v, own[v]);
+    publish_aggregates<V>(panel, p, c, valid, own);
     if constexpr (sizeof(Acc) <= 4) {
       Acc recent[V];
 #pragma unroll
@@ -161,13 +181,33 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
         before[v] = r[0];
       }
     }
+    Acc inclusive_values[V];
 #pragma unroll
     for (int v = 0; v < V; ++v)
-      if (v < valid)
-        publish_inclusive(panel, p, c + v, combine_cold<Op>(before[v], own[v]));
+      inclusive_values[v] = combine_cold<Op>(before[v], own[v]);
+    publish_inclusives<V>(panel, p, c, valid, inclusive_values);
   }
 
 private:
+  // Column c + v's value v below `valid` published at at[v], pairwise where
+  // paired<V>().
+  template <int V> __device__ __forceinline__ void store_columns(Flagged *at, int valid, const Acc (&v)[V]) const {
+    if constexpr (paired<V>()) {
+#pragma unroll
+      for (int j = 0; j < V; j += 2) {
+        if (j + 1 < valid)
+          store_flagged_pair(at + j, Flagged::of(v[j], tag), Flagged::of(v[j + 1], tag));
+        else if (j < valid)
+          store_flagged(at + j, Flagged::of(v[j], tag));
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+        if (j < valid)
+          store_flagged(at + j, Flagged::of(v[j], tag));
+    }
+  }
+
   // With span totals, all but the last 7 pieces' totals: the inclusive
   // prefix of piece p - 65, the span totals of pieces p - 57, p - 49, ...,
   // p - 9, then the total of piece p - 8 (those that exist; the first
@@ -195,8 +235,9 @@ private:
   }
 
   // Entries i with first + i >= 0 of the columns below `valid` (entry i of
-  // column c + v at at(i, v)), combined in the order of i once all are
-  // published. Each round issues every missing load before checking any.
+  // column c + v at at(i, v), which is at(i, 0) + v), combined in the order
+  // of i once all are published. Each round issues every missing load
+  // before checking any.
   template <int V, int N, class At>
   __device__ __forceinline__ void gather(At at, int first, int valid, Acc (&r)[V]) const {
     Flagged seen[V][N];
@@ -206,12 +247,24 @@ private:
       for (int i = 0; i < N; ++i)
         seen[v][i] = Flagged::none();
     for (;;) {
+      if constexpr (paired<V>()) {
+        // Both columns of a pair again while either is missing (a column
+        // past `valid` is read, never waited on: its slot is in the panel).
 #pragma unroll
-      for (int v = 0; v < V; ++v)
+        for (int v = 0; v < V; v += 2)
 #pragma unroll
-        for (int i = 0; i < N; ++i)
-          if (v < valid && first + i >= 0 && !seen[v][i].ready(tag))
-            seen[v][i] = load_flagged(at(i, v));
+          for (int i = 0; i < N; ++i)
+            if (v < valid && first + i >= 0 &&
+                !(seen[v][i].ready(tag) && (v + 1 >= valid || seen[v + 1][i].ready(tag))))
+              load_flagged_pair(at(i, v), seen[v][i], seen[v + 1][i]);
+      } else {
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+#pragma unroll
+          for (int i = 0; i < N; ++i)
+            if (v < valid && first + i >= 0 && !seen[v][i].ready(tag))
+              seen[v][i] = load_flagged(at(i, v));
+      }
       bool ready = true;
 #pragma unroll
       for (int v = 0; v < V; ++v)

@@ -343,31 +343,26 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         }
         __shared__ Acc prefix[kPanel];
         if (group == 0 && valid > 0) {
-#pragma unroll
-          for (int v = 0; v < V; ++v)
-            if (v < valid)
-              pieces.publish_aggregate(panel, piece, my + v, carry[v]);
+          pieces.template publish_aggregates<V>(panel, piece, my, int(min(valid, Index(V))), carry);
           Acc recent[V];
 #pragma unroll
           for (int v = 0; v < V; ++v)
             recent[v] = P::Op::identity();
           publish_span(recent); // before this piece waits for its prefix
           if (piece == 0) { // (resident) nothing before it
+            pieces.template publish_inclusives<V>(panel, piece, my, int(min(valid, Index(V))), carry);
 #pragma unroll
-            for (int v = 0; v < V; ++v) {
-              if (v < valid)
-                pieces.publish_inclusive(panel, piece, my + v, carry[v]);
+            for (int v = 0; v < V; ++v)
               prefix[my + v] = P::Op::identity();
-            }
           } else if constexpr (sizeof(Acc) == 4) {
-            Acc before[V];
+            Acc before[V], inclusive[V];
             pieces.template prefixes<V>(panel, piece, my, int(valid), recent, before);
 #pragma unroll
             for (int v = 0; v < V; ++v) {
-              if (v < valid)
-                pieces.publish_inclusive(panel, piece, my + v, combine_cold<typename P::Op>(before[v], carry[v]));
+              inclusive[v] = combine_cold<typename P::Op>(before[v], carry[v]);
               prefix[my + v] = before[v];
             }
+            pieces.template publish_inclusives<V>(panel, piece, my, int(min(valid, Index(V))), inclusive);
           } else {
 #pragma unroll
             for (int v = 0; v < V; ++v) {
@@ -526,13 +521,10 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     }
   }
   if constexpr (kPieces > 1) {
-    if (totaling == 0) // the first piece: its total is its inclusive prefix
-#pragma unroll
-      for (int v = 0; v < V; ++v)
-        if (group == 0 && v < valid) {
-          pieces.publish_aggregate(panel, piece, my + v, carry[v]);
-          pieces.publish_inclusive(panel, piece, my + v, carry[v]);
-        }
+    if (totaling == 0 && group == 0 && valid > 0) { // the first piece: its total is its inclusive prefix
+      pieces.template publish_aggregates<V>(panel, piece, my, int(min(valid, Index(V))), carry);
+      pieces.template publish_inclusives<V>(panel, piece, my, int(min(valid, Index(V))), carry);
+    }
     if (totaling == 0 && group == 0 && valid > 0) {
       Acc unused[V];
       publish_span(unused);

@@ -147,6 +147,27 @@ __device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue
                    : "memory");
   }
 }
+// Two one-word values side by side at a 16-byte boundary (`p`), as one
+// 16-byte access: each 8-byte half is still single-copy atomic, so each
+// value is read or published whole, and a warp whose threads hold two
+// neighbouring values each touches half the sectors it would one by one.
+template <class Acc>
+__device__ __forceinline__ void load_flagged_pair(const FlaggedValue<Acc> *p, FlaggedValue<Acc> &a,
+                                                  FlaggedValue<Acc> &b) {
+  static_assert(FlaggedValue<Acc>::kWords == 1, "pairs of one-word values");
+  asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 {%0, %1}, [%2]" SCANJIT_FLAG_POLICY(3) ";"
+               : "=l"(a.word[0]), "=l"(b.word[0])
+               : "l"(p->word), "l"(keep_in_l2_policy())
+               : "memory");
+}
+template <class Acc>
+__device__ __forceinline__ void store_flagged_pair(FlaggedValue<Acc> *p, FlaggedValue<Acc> a, FlaggedValue<Acc> b) {
+  static_assert(FlaggedValue<Acc>::kWords == 1, "pairs of one-word values");
+  asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 [%0], {%1, %2}" SCANJIT_FLAG_POLICY(3) ";" ::"l"(
+                   p->word),
+               "l"(a.word[0]), "l"(b.word[0]), "l"(keep_in_l2_policy())
+               : "memory");
+}
 #undef SCANJIT_FLAG_HINT
 #undef SCANJIT_FLAG_POLICY
 

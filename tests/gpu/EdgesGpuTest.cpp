@@ -414,6 +414,30 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 0), offsets(3, 1, 2)});
 }
 
+TEST(Edges, TwoColumnsAThreadPairTheirFlagsAndShiftTheirStores) {
+  // Edges panels of two columns a thread, in pieces: a thread publishes and
+  // reads its two columns' flags as one 16-byte access (one column past the
+  // panel's end read, never waited on), copies rows' words from their
+  // 32-byte sectors, and a whole warp stores a row off the output's grid of
+  // pairs as pairs shifted by an element (2-, 4- and 8-byte outputs; a
+  // panel's partial last warp stores as before). Odd column counts put
+  // every other row off the grid; the offsets move every base.
+  const std::vector<std::string> specs = {
+      "sum f32[20011,1001] dim=0 out=f64", "sum bf16[20011,707] dim=0 reverse",
+      "max f16[20011,1001] dim=0 exclusive", "sum i32[20011,801] dim=0 mask",
+      "prod f32[9001,2001] dim=0 mask reverse",
+  };
+  for (const std::string &spec : specs) {
+    expectEdgesPlan(spec, KernelFamily::Column);
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.vector, 2) << spec;
+    EXPECT_GT(plan.pieces, 1) << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 1), offsets(2, 1, 3)});
+}
+
 TEST(Edges, EightByteColumnSumsTakeAColumnAThread) {
   // Sums and products of f64 through the column pipeline: a column a
   // thread, four threads to a column, blocks of 256

@@ -28,7 +28,7 @@ int blocks(const KernelPlan &plan, int registers) { return policy::blocksByRegis
 TEST(WantedBlocks, AskedOnlyWhereRegistersHoldFewer) {
   // (The figures are ptxas 13.0's; a later ptxas may fit either unasked.)
   KernelPlan plan;
-  CompiledKernel asked = compileFor("sum f32[1000003,146] dim=0", &plan);
+  CompiledKernel asked = compileFor("sum bf16[3000000,150] dim=0", &plan);
   ASSERT_EQ(plan.wantedBlocksPerSm, 2);
   EXPECT_EQ(asked.resources.askedBlocks, 2);
   EXPECT_LT(blocks(plan, asked.resources.firstRegisters), 2) << asked.resources.firstRegisters;
@@ -70,7 +70,7 @@ TEST(WantedBlocks, TheCacheEntryKeepsTheSecondCompile) {
   CacheEntry entry;
   entry.keyText = "key";
   entry.plan = "plan";
-  entry.kernel = compileFor("sum f32[1000003,146] dim=0");
+  entry.kernel = compileFor("sum bf16[3000000,150] dim=0");
   auto decoded = decodeEntry(encodeEntry(entry), entry.keyText);
   ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
   EXPECT_EQ(decoded->kernel.resources.askedBlocks, 2);
