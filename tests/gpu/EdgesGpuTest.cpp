@@ -414,13 +414,11 @@ TEST(Edges, ColumnOddCountsAndOffsets) {
   expectCasesPass(specs, {offsets(1, 3, 0), offsets(3, 1, 2)});
 }
 
-TEST(Edges, TwoColumnsAThreadPairTheirFlagsAndShiftTheirStores) {
+TEST(Edges, TwoColumnsAThreadPairTheirFlags) {
   // Edges panels of two columns a thread, in pieces: a thread publishes and
-  // reads its two columns' flags as one 16-byte access (one column past the
-  // panel's end read, never waited on), copies rows' words from their
-  // 32-byte sectors, and a whole warp stores a row off the output's grid of
-  // pairs as pairs shifted by an element (2-, 4- and 8-byte outputs; a
-  // panel's partial last warp stores as before). Odd column counts put
+  // reads its two columns' flags as one 16-byte access (a column past the
+  // panel's end is read, never waited on, and its flag is never written).
+  // 2-, 4- and 8-byte outputs; odd column counts end panels part way and put
   // every other row off the grid; the offsets move every base.
   const std::vector<std::string> specs = {
       "sum f32[20011,1001] dim=0 out=f64", "sum bf16[20011,707] dim=0 reverse",
