@@ -246,14 +246,18 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
 // kDenseRowsUncapped): where both families stage their tiles (as timed:
 // sm_90), rows of 4- or 8-byte elements or of 8-byte accumulators, but
 // log-sum-exp (and max and min: kDenseMaxMinUncapped), any number of them
-// unmasked and kMaskedDenseMaxRows masked; kMaxRows of any other rows.
-int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec) {
+// unmasked (but kEdgesDenseMaxRows of 4-byte words off the 16-byte grid)
+// and kMaskedDenseMaxRows masked; kMaxRows of any other rows.
+int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec, bool edges) {
   const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
                      (!maxOrMin(spec) || policy::LookbackPolicy::kDenseMaxMinUncapped) &&
                      (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
-  return !dense ? policy::LookbackPolicy::kMaxRows
-         : spec.mask ? policy::LookbackPolicy::kMaskedDenseMaxRows
-                     : policy::kMaxGrid;
+  const bool edgesWords = edges && !spec.mask && dtypeSize(spec.in) == 4 &&
+                          dtypeSize(accumulatorType(spec.op, spec.in)) == 4; // (as timed)
+  return !dense        ? policy::LookbackPolicy::kMaxRows
+         : spec.mask   ? policy::LookbackPolicy::kMaskedDenseMaxRows
+         : edgesWords  ? policy::LookbackPolicy::kEdgesDenseMaxRows
+                       : policy::kMaxGrid;
 }
 
 // A window no wider than its row: a tile's window need not reach past its
@@ -561,7 +565,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   int lookbackThreads, lookbackItems;
   const bool edges = !rowsOnTheGrid(spec, tuning, plan);
   lookbackBlock(spec, tuning, edges, lookbackThreads, lookbackItems);
-  if (lookbackFits(tuning, rows, L, lookbackItems, lookbackMaxRows(arch, spec))) {
+  if (lookbackFits(tuning, rows, L, lookbackItems, lookbackMaxRows(arch, spec, edges))) {
     widenLookbackTile(spec, tuning, edges, rows, L, lookbackThreads, lookbackItems);
     const KernelPlan unplanned = plan;
     planLookback(arch, spec, tuning, plan, rows, lookbackThreads, lookbackItems);

@@ -162,6 +162,17 @@ struct LookbackPolicy {
   // element in 1.34 -> 1.09, f64[1397,80078] mask 1.17 -> 1.06,
   // f32[1000,100003] mask exclusive three in 1.25 -> 1.13; BENCHMARKS.md).
   static constexpr long long kMaskedDenseMaxRows = 8192;
+  // Unmasked rows of 4-byte elements and accumulators off the 16-byte grid
+  // (edges plans), up to 4096: more fill the GPU a block a row in many
+  // waves, and the row family's blocks ran them faster than the
+  // look-back's edges tiles (H200, x copy, look-back -> row family:
+  // f32[32768,32767] strides=[32768,1] one element in (x[:, 1:] of the
+  // seed) 1.21 -> 1.08-1.09, f32[8192,32767] one in 1.20 -> 1.12-1.14;
+  // f32[1024,50257] 1.20-1.24 either way, f32[1000,100003] 1.05 -> 1.20,
+  // so fewer rows keep the look-back; BENCHMARKS.md). Masked rows, 8-byte
+  // elements or accumulators and 2-byte elements were not timed so and
+  // keep their caps.
+  static constexpr long long kEdgesDenseMaxRows = 4096;
   static constexpr long long kMinTilesPerRow = 4;
   static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items

@@ -133,6 +133,27 @@ TEST(Edges, WideLookbackTiles) {
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
+// More than 4096 unmasked rows of 4-byte words off the 16-byte grid take
+// the row family (LookbackPolicy::kEdgesDenseMaxRows), 4096 the look-back,
+// as do masked rows and 8-byte ones: odd lengths, both directions, offsets.
+TEST(Edges, ManyRowsOffTheGridByRows) {
+  const std::vector<std::string> byRows = {"sum f32[4097,16411] dim=1",
+                                           "prod f32[4097,16411] dim=1 reverse exclusive"};
+  for (const std::string &spec : byRows) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::Row) << spec;
+    EXPECT_TRUE(plan.edges) << spec;
+  }
+  for (const char *spec : {"sum f32[4096,16411] dim=1", "sum f32[4097,16411] dim=1 mask", "sum f64[4100,8209] dim=1"}) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(spec, plan));
+    EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(byRows, {offsets(0, 0, 0), offsets(1, 3, 2)});
+}
+
 // More than 512 long dense rows take the look-back too (LookbackPolicy::
 // kDenseRowsUncapped; masked up to 8192), but max and min, which stay a
 // block a row (kDenseMaxMinUncapped): odd lengths, offsets, both directions.

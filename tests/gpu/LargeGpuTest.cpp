@@ -21,6 +21,18 @@ TEST(Large, SeedWorkloads32768Squared) {
     expectCasePasses(s, sampled());
 }
 
+// The seed sliced one element in (x[:, 1:]): 32768 rows of 32767 off the
+// 16-byte grid, a block a row (LookbackPolicy::kEdgesDenseMaxRows), the
+// input one element past its buffer's start.
+TEST(Large, SeedSlicedOneElementIn) {
+  SCANJIT_REQUIRE_GPU();
+  CaseOptions o = sampled();
+  o.inOffset = 1;
+  for (const char *s : {"sum f32[32768,32767] dim=1 strides=[32768,1]",
+                        "sum f32[32768,32767] dim=1 strides=[32768,1] reverse exclusive"})
+    expectCasePasses(s, o);
+}
+
 TEST(Large, LongRowsAndFewColumns) {
   SCANJIT_REQUIRE_GPU();
   for (const char *s : {"sum f32[1,16777216] dim=1", "sum f32[8,2097152] dim=1 reverse mask",

@@ -154,7 +154,8 @@ TEST(Planner, RowBlocksStreamSeveralShortRows) {
   EXPECT_EQ(plan("sum f32[100000,1100] dim=1 strides=[1101,1]").rowsPerChunk, 5); // rows off the grid: edges, same policy
 }
 
-// Long dense rows take the look-back at any row count (masked: up to 8192):
+// Long dense rows take the look-back at any row count (masked: up to 8192;
+// unmasked 4-byte words off the grid: up to 4096):
 // the row family ran a row a block in waves (LookbackPolicy::
 // kDenseRowsUncapped). 2-byte floats, max and min (kDenseMaxMinUncapped)
 // and log-sum-exp keep 512 rows.
@@ -171,6 +172,17 @@ TEST(Planner, ManyLongDenseRowsAreChainedByLookback) {
   EXPECT_EQ(plan("sum f32[8192,50000] dim=1 mask").family, KernelFamily::RowLookback);
   EXPECT_EQ(plan("sum f32[8193,50000] dim=1 mask").family, KernelFamily::Row);
   EXPECT_EQ(plan("sum f16[600,100000] dim=1 mask").family, KernelFamily::Row);
+  // Unmasked rows of 4-byte words off the 16-byte grid: up to 4096
+  // (kEdgesDenseMaxRows); masked ones and 8-byte ones keep their caps.
+  EXPECT_EQ(plan("sum f32[32768,32767] dim=1 strides=[32768,1]").family, KernelFamily::Row);
+  EXPECT_EQ(plan("sum f32[4097,20011] dim=1").family, KernelFamily::Row);
+  EXPECT_EQ(plan("sum f32[4096,20011] dim=1").family, KernelFamily::RowLookback);
+  EXPECT_EQ(plan("sum f32[1024,50257] dim=1").family, KernelFamily::RowLookback);
+  EXPECT_EQ(plan("sum f32[8192,20011] dim=1 mask").family, KernelFamily::RowLookback);
+  EXPECT_EQ(plan("sum f64[8192,32767] dim=1").family, KernelFamily::RowLookback);
+  EXPECT_EQ(plan("sum i32[8192,32767] dim=1").family, KernelFamily::RowLookback);
+  EXPECT_EQ(planKernel(mustParse("sum f32[32768,32768] dim=1"), *parsePlanTuning("off_grid=1")).family,
+            KernelFamily::Row);
   // Rows of fewer than 4 tiles stay a block each; a tuned cap applies to all.
   EXPECT_EQ(plan("sum f32[32768,8192] dim=1").family, KernelFamily::Row);
   EXPECT_EQ(planKernel(mustParse("sum f32[1000,100003] dim=1"), *parsePlanTuning("lookback_rows=512")).family,
