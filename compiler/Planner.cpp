@@ -249,11 +249,11 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
 // unmasked (but kEdgesDenseMaxRows of 4-byte words off the 16-byte grid)
 // and kMaskedDenseMaxRows masked; kMaxRows of any other rows.
 int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec, bool edges) {
+  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
                      (!maxOrMin(spec) || policy::LookbackPolicy::kDenseMaxMinUncapped) &&
-                     (dtypeSize(spec.in) >= 4 || dtypeSize(accumulatorType(spec.op, spec.in)) == 8);
-  const bool edgesWords = edges && !spec.mask && dtypeSize(spec.in) == 4 &&
-                          dtypeSize(accumulatorType(spec.op, spec.in)) == 4; // (as timed)
+                     (dtypeSize(spec.in) >= 4 || accBytes == 8);
+  const bool edgesWords = edges && !spec.mask && dtypeSize(spec.in) == 4 && accBytes == 4; // (as timed)
   return !dense        ? policy::LookbackPolicy::kMaxRows
          : spec.mask   ? policy::LookbackPolicy::kMaskedDenseMaxRows
          : edgesWords  ? policy::LookbackPolicy::kEdgesDenseMaxRows

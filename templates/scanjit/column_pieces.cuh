@@ -84,16 +84,12 @@ template <class Op, class Acc, int kPieces, int kPanel, bool kSpanWindow> struct
   // they use (H200, ncu: a quarter of an f16 panel's L2 sectors were flags).
   template <int V> __host__ __device__ static constexpr bool paired() { return Flagged::kWords == 1 && V % 2 == 0; }
 
-  __device__ __forceinline__ void publish_aggregate(long long panel, int p, int c, Acc v) const {
-    if (p < kPieces - 1)
-      store_flagged(aggregate + slot(panel, p, c), Flagged::of(v, tag));
-  }
   __device__ __forceinline__ void publish_inclusive(long long panel, int p, int c, Acc v) const {
     if (p < kPieces - 1)
       store_flagged(inclusive + slot(panel, p, c), Flagged::of(v, tag));
   }
-  // The same for columns c .. c + V - 1 below `valid`, two at a time where
-  // paired<V>().
+  // Totals and inclusive prefixes of columns c .. c + V - 1 below `valid`,
+  // two at a time where paired<V>().
   template <int V>
   __device__ __forceinline__ void publish_aggregates(long long panel, int p, int c, int valid,
                                                      const Acc (&v)[V]) const {

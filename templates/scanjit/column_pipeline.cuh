@@ -524,8 +524,6 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
     if (totaling == 0 && group == 0 && valid > 0) { // the first piece: its total is its inclusive prefix
       pieces.template publish_aggregates<V>(panel, piece, my, int(min(valid, Index(V))), carry);
       pieces.template publish_inclusives<V>(panel, piece, my, int(min(valid, Index(V))), carry);
-    }
-    if (totaling == 0 && group == 0 && valid > 0) {
       Acc unused[V];
       publish_span(unused);
     }

@@ -108,6 +108,20 @@ __device__ __forceinline__ u64 keep_in_l2_policy() {
 #endif
   return policy;
 }
+// Two words at a 16-byte boundary, as one access: each word single-copy
+// atomic (a value of even words moves a pair at a time; two one-word values
+// side by side move together: load_flagged_pair).
+__device__ __forceinline__ void load_word_pair(const u64 *p, u64 &a, u64 &b) {
+  asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 {%0, %1}, [%2]" SCANJIT_FLAG_POLICY(3) ";"
+               : "=l"(a), "=l"(b)
+               : "l"(p), "l"(keep_in_l2_policy())
+               : "memory");
+}
+__device__ __forceinline__ void store_word_pair(u64 *p, u64 a, u64 b) {
+  asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 [%0], {%1, %2}" SCANJIT_FLAG_POLICY(3) ";" ::"l"(p),
+               "l"(a), "l"(b), "l"(keep_in_l2_policy())
+               : "memory");
+}
 template <class Acc>
 __device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc> *p) {
   typedef FlaggedValue<Acc> F;
@@ -115,10 +129,7 @@ __device__ __forceinline__ FlaggedValue<Acc> load_flagged(const FlaggedValue<Acc
   if constexpr (F::kPairs) {
 #pragma unroll
     for (int i = 0; i < F::kWords; i += 2)
-      asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 {%0, %1}, [%2]" SCANJIT_FLAG_POLICY(3) ";"
-                   : "=l"(f.word[i]), "=l"(f.word[i + 1])
-                   : "l"(p->word + i), "l"(keep_in_l2_policy())
-                   : "memory");
+      load_word_pair(p->word + i, f.word[i], f.word[i + 1]);
   } else {
 #pragma unroll
     for (int i = 0; i < F::kWords; ++i)
@@ -135,10 +146,7 @@ __device__ __forceinline__ void store_flagged(FlaggedValue<Acc> *p, FlaggedValue
   if constexpr (F::kPairs) {
 #pragma unroll
     for (int i = 0; i < F::kWords; i += 2)
-      asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 [%0], {%1, %2}" SCANJIT_FLAG_POLICY(3) ";" ::"l"(
-                       p->word + i),
-                   "l"(f.word[i]), "l"(f.word[i + 1]), "l"(keep_in_l2_policy())
-                   : "memory");
+      store_word_pair(p->word + i, f.word[i], f.word[i + 1]);
   } else {
 #pragma unroll
     for (int i = 0; i < F::kWords; ++i)
@@ -155,18 +163,12 @@ template <class Acc>
 __device__ __forceinline__ void load_flagged_pair(const FlaggedValue<Acc> *p, FlaggedValue<Acc> &a,
                                                   FlaggedValue<Acc> &b) {
   static_assert(FlaggedValue<Acc>::kWords == 1, "pairs of one-word values");
-  asm volatile("ld.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 {%0, %1}, [%2]" SCANJIT_FLAG_POLICY(3) ";"
-               : "=l"(a.word[0]), "=l"(b.word[0])
-               : "l"(p->word), "l"(keep_in_l2_policy())
-               : "memory");
+  load_word_pair(p->word, a.word[0], b.word[0]);
 }
 template <class Acc>
 __device__ __forceinline__ void store_flagged_pair(FlaggedValue<Acc> *p, FlaggedValue<Acc> a, FlaggedValue<Acc> b) {
   static_assert(FlaggedValue<Acc>::kWords == 1, "pairs of one-word values");
-  asm volatile("st.relaxed.gpu.global" SCANJIT_FLAG_HINT ".v2.u64 [%0], {%1, %2}" SCANJIT_FLAG_POLICY(3) ";" ::"l"(
-                   p->word),
-               "l"(a.word[0]), "l"(b.word[0]), "l"(keep_in_l2_policy())
-               : "memory");
+  store_word_pair(p->word, a.word[0], b.word[0]);
 }
 #undef SCANJIT_FLAG_HINT
 #undef SCANJIT_FLAG_POLICY
