@@ -246,18 +246,23 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
 // kDenseRowsUncapped): where both families stage their tiles (as timed:
 // sm_90), rows of 4- or 8-byte elements or of 8-byte accumulators, but
 // log-sum-exp (and max and min: kDenseMaxMinUncapped), any number of them
-// unmasked (but kEdgesDenseMaxRows of 4-byte words off the 16-byte grid)
-// and kMaskedDenseMaxRows masked; kMaxRows of any other rows.
+// unmasked and on the 16-byte grid, kMaskedDenseMaxRows masked,
+// kEdgesDenseMaxRows off the grid and kNarrowWideningMaxRows of 1- and
+// 2-byte integers summed into 8 bytes (kWidenedEdgesMaxRows off the grid);
+// kMaxRows of any other rows.
 int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec, bool edges) {
   const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in));
   const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
                      (!maxOrMin(spec) || policy::LookbackPolicy::kDenseMaxMinUncapped) &&
                      (dtypeSize(spec.in) >= 4 || accBytes == 8);
-  const bool edgesWords = edges && !spec.mask && dtypeSize(spec.in) == 4 && accBytes == 4; // (as timed)
-  return !dense        ? policy::LookbackPolicy::kMaxRows
-         : spec.mask   ? policy::LookbackPolicy::kMaskedDenseMaxRows
-         : edgesWords  ? policy::LookbackPolicy::kEdgesDenseMaxRows
-                       : policy::kMaxGrid;
+  const bool widened = isIntegral(spec.in) && dtypeSize(spec.in) < accBytes; // integer sums into 8 bytes
+  using policy::LookbackPolicy;
+  return !dense                              ? LookbackPolicy::kMaxRows
+         : edges && widened                  ? LookbackPolicy::kWidenedEdgesMaxRows
+         : widened && dtypeSize(spec.in) < 4 ? LookbackPolicy::kNarrowWideningMaxRows
+         : edges                             ? LookbackPolicy::kEdgesDenseMaxRows
+         : spec.mask                         ? LookbackPolicy::kMaskedDenseMaxRows
+                                             : policy::kMaxGrid;
 }
 
 // A window no wider than its row: a tile's window need not reach past its

@@ -162,17 +162,34 @@ struct LookbackPolicy {
   // element in 1.34 -> 1.09, f64[1397,80078] mask 1.17 -> 1.06,
   // f32[1000,100003] mask exclusive three in 1.25 -> 1.13; BENCHMARKS.md).
   static constexpr long long kMaskedDenseMaxRows = 8192;
-  // Unmasked rows of 4-byte elements and accumulators off the 16-byte grid
-  // (edges plans), up to 4096: more fill the GPU a block a row in many
-  // waves, and the row family's blocks ran them faster than the
-  // look-back's edges tiles (H200, x copy, look-back -> row family:
-  // f32[32768,32767] strides=[32768,1] one element in (x[:, 1:] of the
-  // seed) 1.21 -> 1.08-1.09, f32[8192,32767] one in 1.20 -> 1.12-1.14;
-  // f32[1024,50257] 1.20-1.24 either way, f32[1000,100003] 1.05 -> 1.20,
-  // so fewer rows keep the look-back; BENCHMARKS.md). Masked rows, 8-byte
-  // elements or accumulators and 2-byte elements were not timed so and
-  // keep their caps.
-  static constexpr long long kEdgesDenseMaxRows = 4096;
+  // Rows off the 16-byte grid (edges plans), masked or not, up to 2048:
+  // more fill the GPU a block a row in many waves, and the row family's
+  // blocks ran them faster than the look-back's edges tiles (H200, x copy,
+  // look-back -> row family: f32[32768,32767] strides=[32768,1] one
+  // element in (x[:, 1:] of the seed) 1.21 -> 1.08-1.09, f32[8192,32767]
+  // one in 1.20 -> 1.12-1.14, f64[4096,16381] one in 1.22 -> 1.15,
+  // f32[4096,20011] mask one in 1.17 -> 1.13, prod f64[16384,8209]
+  // reverse 1.25 -> 1.08; even at 2048-2500 rows: f32[2048,32767] one in
+  // 1.20 / 1.21, f64[2048,32771] 1.18 / 1.20; f32[1000,100003] 1.05 ->
+  // 1.20 and f64 1.17 -> 1.36, so fewer rows keep the look-back;
+  // BENCHMARKS.md).
+  static constexpr long long kEdgesDenseMaxRows = 2048;
+  // ... and integer sums widened to 8 bytes off the grid from
+  // kWidenedEdgesMaxRows: their look-back ran 1.23-1.47x at every row count
+  // timed (H200, look-back -> row family: u8[1024,120001] 1.43 -> 1.24,
+  // i16[1024,100001] 1.40 -> 1.19, i32[1000,100003] 1.23 -> 1.17,
+  // i32[1024,65537] one in 1.29 -> 1.23, u8[8192,30001] 1.44 -> 1.17).
+  // Fewer rows leave the row family's last wave part empty (its blocks hold
+  // four an SM, 528 on 132 SMs): i32[600,100003] 1.23 -> 1.48 and
+  // u8[600,40001] 1.38 -> 1.65 at 1.14 waves; 960 rows are 1.8.
+  static constexpr long long kWidenedEdgesMaxRows = 960;
+  // On the grid, 1- and 2-byte integers
+  // widened take it from kNarrowWideningMaxRows (u8[4096,32768] 1.26 ->
+  // 1.17, i16[4096,32768] 1.20 -> 1.13, u8[1500,100000] 1.24 -> 1.21);
+  // i32 keeps its look-back at any count (i32[1000,100000] 1.12 against
+  // 1.15, [600,100000] reverse 1.13 against 1.59, [8192,32768] 1.13 /
+  // 1.10).
+  static constexpr long long kNarrowWideningMaxRows = 1024;
   static constexpr long long kMinTilesPerRow = 4;
   static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)
   static constexpr int kItemsScale = 1;       // tile = threads * the row family's items

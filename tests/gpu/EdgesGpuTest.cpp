@@ -133,19 +133,21 @@ TEST(Edges, WideLookbackTiles) {
   expectCasesPass(specs, {offsets(0, 0, 0), offsets(1, 3, 2)});
 }
 
-// More than 4096 unmasked rows of 4-byte words off the 16-byte grid take
-// the row family (LookbackPolicy::kEdgesDenseMaxRows), 4096 the look-back,
-// as do masked rows and 8-byte ones: odd lengths, both directions, offsets.
+// More than 2048 rows off the 16-byte grid take the row family
+// (LookbackPolicy::kEdgesDenseMaxRows), masked or not, 2048 the look-back;
+// integer sums widened to 8 bytes from 961 rows: odd lengths, both
+// directions, offsets.
 TEST(Edges, ManyRowsOffTheGridByRows) {
-  const std::vector<std::string> byRows = {"sum f32[4097,16411] dim=1",
-                                           "prod f32[4097,16411] dim=1 reverse exclusive"};
+  const std::vector<std::string> byRows = {"sum f32[2049,16411] dim=1", "prod f32[2049,16411] dim=1 reverse exclusive",
+                                           "sum f32[2049,16411] dim=1 mask reverse", "sum f64[2050,8209] dim=1",
+                                           "sum u8[1000,40001] dim=1 exclusive", "sum i32[961,30001] dim=1 reverse"};
   for (const std::string &spec : byRows) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(spec, plan));
     EXPECT_EQ(plan.family, KernelFamily::Row) << spec;
     EXPECT_TRUE(plan.edges) << spec;
   }
-  for (const char *spec : {"sum f32[4096,16411] dim=1", "sum f32[4097,16411] dim=1 mask", "sum f64[4100,8209] dim=1"}) {
+  for (const char *spec : {"sum f32[2048,16411] dim=1", "sum f64[2048,8209] dim=1 mask", "sum i32[960,30001] dim=1"}) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(spec, plan));
     EXPECT_EQ(plan.family, KernelFamily::RowLookback) << spec;
@@ -159,7 +161,7 @@ TEST(Edges, ManyRowsOffTheGridByRows) {
 // block a row (kDenseMaxMinUncapped): odd lengths, offsets, both directions.
 TEST(Edges, ManyLongRowsByLookback) {
   const std::vector<std::string> byLookback = {"sum f32[700,20011] dim=1", "sum f64[600,16001] dim=1 reverse exclusive",
-                                               "sum u8[520,40001] dim=1 reverse", "sum f32[600,21001] dim=1 mask exclusive"};
+                                               "sum u8[500,40001] dim=1 reverse", "sum f32[600,21001] dim=1 mask exclusive"};
   const std::vector<std::string> byRows = {"max i32[800,17003] dim=1", "min f64[530,9001] dim=1 mask reverse"};
   std::vector<std::string> specs;
   for (const auto &[list, family] : {std::pair{&byLookback, KernelFamily::RowLookback}, {&byRows, KernelFamily::Row}})

@@ -96,7 +96,7 @@ TEST(Planner, FewLongRowsAreChainedByLookback) {
   // Unmasked integer products off the grid keep 12 (8 ran 24-31% slower
   // when 12 spilled a little; they spill none since the grid pipeline
   // copies whole words).
-  EXPECT_EQ(plan("prod u8[2268,36933] dim=1").items, 12);
+  EXPECT_EQ(plan("prod u8[500,36933] dim=1").items, 12);
   EXPECT_EQ(plan("max f16[8,16777216] dim=1").threads, 256);
   EXPECT_EQ(plan("max f16[8,16777216] dim=1").items, 24);
   EXPECT_EQ(plan("sum f16[8,16777216] dim=1").threads, 512); // (read again: kRereadWideTiles)
@@ -155,13 +155,14 @@ TEST(Planner, RowBlocksStreamSeveralShortRows) {
 }
 
 // Long dense rows take the look-back at any row count (masked: up to 8192;
-// unmasked 4-byte words off the grid: up to 4096):
+// off the grid: up to 2048; 1- and 2-byte integers summed into 8 bytes: up
+// to 1024, and off the grid up to 960):
 // the row family ran a row a block in waves (LookbackPolicy::
 // kDenseRowsUncapped). 2-byte floats, max and min (kDenseMaxMinUncapped)
 // and log-sum-exp keep 512 rows.
 TEST(Planner, ManyLongDenseRowsAreChainedByLookback) {
   for (const char *text : {"sum f32[1000,100003] dim=1", "sum f32[32768,32768] dim=1", "prod f64[700,70001] dim=1",
-                           "sum u8[1500,100000] dim=1"})
+                           "sum u8[1024,100000] dim=1", "sum i32[8192,32768] dim=1"})
     EXPECT_EQ(plan(text).family, KernelFamily::RowLookback) << text;
   for (const char *text : {"sum f32[32768,32768] dim=1 mask", "sum f16[4096,32769] dim=1", "max i16[2000,50001] dim=1",
                            "max f32[2000,60001] dim=1 exclusive", "min i32[8192,32768] dim=1",
@@ -172,15 +173,16 @@ TEST(Planner, ManyLongDenseRowsAreChainedByLookback) {
   EXPECT_EQ(plan("sum f32[8192,50000] dim=1 mask").family, KernelFamily::RowLookback);
   EXPECT_EQ(plan("sum f32[8193,50000] dim=1 mask").family, KernelFamily::Row);
   EXPECT_EQ(plan("sum f16[600,100000] dim=1 mask").family, KernelFamily::Row);
-  // Unmasked rows of 4-byte words off the 16-byte grid: up to 4096
-  // (kEdgesDenseMaxRows); masked ones and 8-byte ones keep their caps.
+  // Rows off the 16-byte grid: up to 2048 (kEdgesDenseMaxRows), masked or
+  // not, of any width; integer sums widened to 8 bytes up to 960.
   EXPECT_EQ(plan("sum f32[32768,32767] dim=1 strides=[32768,1]").family, KernelFamily::Row);
-  EXPECT_EQ(plan("sum f32[4097,20011] dim=1").family, KernelFamily::Row);
-  EXPECT_EQ(plan("sum f32[4096,20011] dim=1").family, KernelFamily::RowLookback);
-  EXPECT_EQ(plan("sum f32[1024,50257] dim=1").family, KernelFamily::RowLookback);
-  EXPECT_EQ(plan("sum f32[8192,20011] dim=1 mask").family, KernelFamily::RowLookback);
-  EXPECT_EQ(plan("sum f64[8192,32767] dim=1").family, KernelFamily::RowLookback);
-  EXPECT_EQ(plan("sum i32[8192,32767] dim=1").family, KernelFamily::RowLookback);
+  for (const char *text : {"sum f32[2049,20011] dim=1", "sum f32[2049,20011] dim=1 mask", "sum f64[2049,32767] dim=1",
+                           "sum i32[961,32767] dim=1", "sum u8[961,40001] dim=1", "sum u8[1025,100000] dim=1",
+                           "sum i16[1025,100000] dim=1"})
+    EXPECT_EQ(plan(text).family, KernelFamily::Row) << text;
+  for (const char *text : {"sum f32[2048,20011] dim=1", "sum f32[1024,50257] dim=1", "sum f64[2048,32767] dim=1 mask",
+                           "sum i32[960,32767] dim=1", "sum u8[960,40001] dim=1"})
+    EXPECT_EQ(plan(text).family, KernelFamily::RowLookback) << text;
   EXPECT_EQ(planKernel(mustParse("sum f32[32768,32768] dim=1"), *parsePlanTuning("off_grid=1")).family,
             KernelFamily::Row);
   // Rows of fewer than 4 tiles stay a block each; a tuned cap applies to all.
