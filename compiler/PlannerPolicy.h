@@ -95,6 +95,15 @@ struct LookbackPolicy {
   // block, sum f32[1048576,2] dim=0 measured 8% slower, though at 8 MB
   // the noise is as large; BENCHMARKS.md, sixty-sixth pass).
   static constexpr bool kLazyStart = true;
+  // ... with at most four stages (five with a slack of two). Tile q
+  // refills stage q - 2 (q - 3 with a slack of two) and fills stage q + 1
+  // for the first time, so from five stages a refill drew its ticket before
+  // a later stage's first fill did, and a block's tiles left ticket order:
+  // where the end marker came first, the block returned with a tile still
+  // in a stage, unscanned and never published, and the tiles after it
+  // waited for ever (tuned stages=6 and 8 on the H200; lookback_scan.cuh
+  // checks the bound). More stages than that issue all at the start.
+  static constexpr int kLazyStartMaxStages = 4;
   // A tile's items scanned again from its stage for its results instead of
   // held across the next tile's scan (reread_tiles): a block holds one
   // tile's items, not two. At the block the tile was planned with it lost

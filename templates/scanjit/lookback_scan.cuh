@@ -770,8 +770,14 @@ __device__ __forceinline__ void lookback_pipelined_tiles_two_late(Pipe &pipe, Ti
 // the second is the whole pipeline (sum f32[4194304] strides=[2] measured
 // 10% slower issued late, though that spec's kernel moved 6% between two
 // builds that did not change it).
+// At most four stages (five with a slack of two): tile q refills stage
+// q - 2 (q - 3) and fills stage q + 1 for the first time, and with more a
+// refill would draw its ticket first, so the block's tiles would leave
+// ticket order (LookbackPolicy::kLazyStartMaxStages).
 template <class Plan, bool kStagesHoldOutput> struct LazyStart {
   static constexpr bool value = Plan::kLazyStart && kStagesHoldOutput;
+  static_assert(!value || Plan::kStages <= (Plan::kLookbackSlack > 1 ? 5 : 4),
+                "a lazy start keeps its tiles in ticket order with at most four stages (five two late)");
   static constexpr int kIssuedFirst = value ? 1 : Plan::kStages; // (stages issued before the tile loop)
 };
 

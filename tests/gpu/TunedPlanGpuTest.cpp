@@ -89,6 +89,41 @@ TEST(TunedPlans, LookbackWithOneAndTwoReadingWarpsMatchesTheReference) {
   }
 }
 
+// Look-back blocks of more stages than a lazy start keeps in ticket order
+// (LookbackPolicy::kLazyStartMaxStages): they issue all their stages at the
+// start. Lazily, a block's tiles left ticket order, and where the end came
+// first a tile was never scanned and the scans after it waited for ever
+// (a tuned run of stages=6 and 8 did not finish on the H200). More tiles
+// than blocks x stages, where a lazy start would be the policy's; two
+// tiles late, five stages start lazily. Odd lengths: edges plans too.
+TEST(TunedPlans, LookbackOfManyStagesKeepsTicketOrder) {
+  struct Case {
+    const char *tuning;
+    int stages;
+    bool lazy;
+  };
+  for (const Case &c : {Case{"threads=128,items=8,stages=6,held_shares=0", 6, false},
+                        Case{"items=4,stages=8,held_shares=0", 8, false},
+                        Case{"threads=128,items=8,stages=5,lookback_slack=2,held_shares=0", 5, true}}) {
+    ScopedTuning tune(c.tuning);
+    std::vector<std::string> specs = {"sum f32[4194304] dim=0", "sum f32[4000037] dim=0 reverse",
+                                      "prod f64[4000037] dim=0 exclusive", "max f32[4,1048583] dim=1 mask"};
+    if (c.lazy) // (two tiles late: contiguous tiles on the grid, outputs as wide as inputs)
+      specs = {"sum f32[4194304] dim=0", "prod f32[4,1048576] dim=1 reverse exclusive"};
+    for (const std::string &s : specs) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(s, plan));
+      ASSERT_EQ(plan.family, KernelFamily::RowLookback) << s << " " << c.tuning;
+      EXPECT_EQ(plan.stages, c.stages) << s << " " << c.tuning;
+      EXPECT_EQ(plan.lazyStart, c.lazy) << s << " " << c.tuning;
+    }
+    if (!gpuSkipReason().empty())
+      continue; // (the plans above need no GPU)
+    expectCasesPass(specs, {CaseOptions(), offsets(1, 3, 2)});
+  }
+  SCANJIT_REQUIRE_GPU();
+}
+
 // Column scans cut into pieces along the scan, chained by published
 // totals: the policy's pieces on few panels (a panel and a half a line, a
 // short last stage), a tuned uneven split (the last piece shorter), and an

@@ -410,6 +410,30 @@ TEST(Planner, LazyStartWhereABlockHasMoreTilesThanStages) {
                          *parsePlanTuning("lazy_start=0,lookback_slack=2,stages=4")).lazyStart);
 }
 
+// A lazy start keeps a block's tiles in ticket order with at most four
+// stages, five two tiles late (LookbackPolicy::kLazyStartMaxStages): more
+// stages issue all at the start, even tuned lazy, and a slack of two, which
+// always starts lazily, keeps one tile late past five.
+TEST(Planner, LazyStartOnlyWhereItsTilesKeepTicketOrder) {
+  auto tuned = [](const char *tuning) { return planKernel(mustParse("sum f32[16777216] dim=0"), *parsePlanTuning(tuning)); };
+  const KernelPlan four = tuned("threads=128,stages=4");
+  EXPECT_EQ(four.stages, 4);
+  EXPECT_TRUE(four.lazyStart);
+  for (const char *tuning : {"threads=128,stages=6", "threads=128,stages=6,lazy_start=1", "items=4,stages=8"}) {
+    const KernelPlan many = tuned(tuning);
+    EXPECT_GT(many.stages, 4) << tuning;
+    EXPECT_FALSE(many.lazyStart) << tuning;
+  }
+  const KernelPlan twoLate = tuned("threads=128,stages=5,lookback_slack=2");
+  EXPECT_EQ(twoLate.stages, 5);
+  EXPECT_EQ(twoLate.lookbackSlack, 2);
+  EXPECT_TRUE(twoLate.lazyStart);
+  const KernelPlan sixTwoLate = tuned("threads=128,stages=6,lookback_slack=2");
+  EXPECT_EQ(sixTwoLate.stages, 6);
+  EXPECT_EQ(sixTwoLate.lookbackSlack, 1);
+  EXPECT_FALSE(sixTwoLate.lazyStart);
+}
+
 // A tile finished one tile late scanned again from its stage for its
 // results (reread_tiles=1): plain tiles of contiguous rows, on the grid or
 // off it, with three stages or more, results through them as wide as the
