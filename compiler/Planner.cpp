@@ -409,14 +409,19 @@ bool tilesRereadFromStages(const ScanSpec &spec, const KernelPlan &plan, bool co
          spec.op != ScanOp::LogSumExp && outBytes == dtypeSize(spec.in) && wordsApart;
 }
 
+// The most stages a lazy start keeps in ticket order in a block that
+// finishes its tiles `slack` late: each later slack refills its stages a
+// tile later (LookbackPolicy::kLazyStartMaxStages; LazyStart checks it).
+int lazyStartMaxStages(int slack) { return policy::LookbackPolicy::kLazyStartMaxStages + slack - 1; }
+
 // Tiles a pipelined look-back block scans before it finishes the oldest
 // (lookback_scan_pipelined): 1, or where tuned so, 2, where its tiles may be
 // read again from their stages (tilesRereadFromStages), with four stages or
-// more (but at most kLazyStartMaxStages + 1: it always starts lazily) and
-// not off the grid. Not the policy's yet (LookbackPolicy::kSlack).
+// more (but at most lazyStartMaxStages(2): it always starts lazily) and not
+// off the grid. Not the policy's yet (LookbackPolicy::kSlack).
 int lookbackSlack(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan, bool contiguousRows) {
   const bool fits = tilesRereadFromStages(spec, plan, contiguousRows) && plan.stages >= 4 &&
-                    plan.stages <= policy::LookbackPolicy::kLazyStartMaxStages + 1 && !plan.edges;
+                    plan.stages <= lazyStartMaxStages(2) && !plan.edges;
   return pick(tuning.lookbackSlack, policy::LookbackPolicy::kSlack) == 2 && fits ? 2 : 1;
 }
 
@@ -1180,14 +1185,12 @@ bool batchAtLaunch(const ScanSpec &spec, const PlanTuning &tuning, const KernelP
 // more tiles than stages: with fewer, its later tiles arrive a copy's
 // latency late (LookbackPolicy::kLazyStart). Not tiles read again from
 // their grid stages: the 64 registers of 2-byte rows' 512 x 24 spilled 4
-// stores. More than kLazyStartMaxStages stages never (their tiles would
-// leave ticket order); a slack of two always issues lazily (lookbackSlack
-// gives it one stage more at most).
+// stores. Never more stages than lazyStartMaxStages (their tiles would
+// leave ticket order); a slack of two, which lookbackSlack keeps within
+// them, always issues lazily.
 bool lazyStart(const ScanSpec &spec, const PlanTuning &tuning, const KernelPlan &plan) {
   if (plan.family != KernelFamily::RowLookback || plan.stages < 3 || plan.heldShares || spanPlan(spec, plan) ||
-      (plan.rereadTiles && plan.edges))
-    return false;
-  if (plan.lookbackSlack == 1 && plan.stages > policy::LookbackPolicy::kLazyStartMaxStages)
+      (plan.rereadTiles && plan.edges) || plan.stages > lazyStartMaxStages(plan.lookbackSlack))
     return false;
   if (plan.lookbackSlack > 1)
     return true;

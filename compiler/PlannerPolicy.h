@@ -192,12 +192,11 @@ struct LookbackPolicy {
   // four an SM, 528 on 132 SMs): i32[600,100003] 1.23 -> 1.48 and
   // u8[600,40001] 1.38 -> 1.65 at 1.14 waves; 960 rows are 1.8.
   static constexpr long long kWidenedEdgesMaxRows = 960;
-  // On the grid, 1- and 2-byte integers
-  // widened take it from kNarrowWideningMaxRows (u8[4096,32768] 1.26 ->
-  // 1.17, i16[4096,32768] 1.20 -> 1.13, u8[1500,100000] 1.24 -> 1.21);
-  // i32 keeps its look-back at any count (i32[1000,100000] 1.12 against
-  // 1.15, [600,100000] reverse 1.13 against 1.59, [8192,32768] 1.13 /
-  // 1.10).
+  // On the grid, 1- and 2-byte integers widened take it from
+  // kNarrowWideningMaxRows (u8[4096,32768] 1.26 -> 1.17, i16[4096,32768]
+  // 1.20 -> 1.13, u8[1500,100000] 1.24 -> 1.21); i32 keeps its look-back
+  // at any count (i32[1000,100000] 1.12 against 1.15, [600,100000] reverse
+  // 1.13 against 1.59, [8192,32768] 1.13 / 1.10).
   static constexpr long long kNarrowWideningMaxRows = 1024;
   static constexpr long long kMinTilesPerRow = 4;
   static constexpr int kThreads = 512;        // tuned on H200: fewer, larger tiles (BENCHMARKS.md)

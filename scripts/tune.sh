@@ -15,10 +15,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$1 tunings=$2; shift 2
 # bench TUNING SPEC...: the benchmark's rows for the specs under the tuning.
-# A run past TUNE_TIMEOUT seconds (120 unless told) is killed: the first spec
-# without a row (the rows come in the specs' order, each flushed) is named
-# as timed out (a tuned kernel that never finishes
-# would otherwise hold the whole device call), and the specs after it run on.
+# A run past TUNE_TIMEOUT seconds (120 unless told) is killed, since a tuned
+# kernel that never finishes would otherwise hold the whole device call: the
+# first spec without a row (rows come in the specs' order, each flushed) is
+# named as timed out, and the specs after it run on.
 bench() {
   local t=$1; shift
   local args=() log rc rows
