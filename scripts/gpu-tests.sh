@@ -132,7 +132,8 @@ fi
 if want sanitize; then
   # A few GPU tests, then single kernels of each staged path (row, look-back,
   # segmented, column and its pieces, mask/reverse/exclusive, 2- and 8-byte types) run by the
-  # CLI; "tuning|spec" runs a spec with that SCANJIT_PLAN_TUNE.
+  # CLI; "tuning|spec" runs a spec with that SCANJIT_PLAN_TUNE (the last: a
+  # look-back of six stages, odd and off the grid, whose lazy start once hung).
   small='Api.PrepareOnceLaunchManyOnAStream:Api.ChainedKernelsLaunchAgainAndAgainOnAStream:FlagMatrix.OutputTypeOverrides:Layouts.PointersOffsetByOneElement:Ladder.*'
   specs=("sum f32[3,40000] dim=1 mask reverse" "logsumexp f64[3,40000] dim=1 exclusive"
          "sum f32[100003] dim=0" "sum f32[64,3008] dim=1 mask" "sum f16[256,32768] dim=1 exclusive"
@@ -144,7 +145,8 @@ if want sanitize; then
          "sum f32[2100,2048] dim=1 mask reverse exclusive" "sum f32[2100,1100] dim=1 reverse exclusive"
          "sum f32[4001,1001] dim=0 mask" "sum f16[2001,333] dim=0 reverse exclusive" "sum f32[100003,2] dim=0"
          "sum f16[3,40001] dim=1 mask reverse" "sum i32[2,300005] dim=1 exclusive"
-         "sum f32[300001] dim=0 strides=[2] mask mask_strides=[2] reverse" "max f16[50001] dim=0 strides=[3] exclusive")
+         "sum f32[300001] dim=0 strides=[2] mask mask_strides=[2] reverse" "max f16[50001] dim=0 strides=[3] exclusive"
+         "occupancy=1,stages=6|sum u8[1000003] dim=0 reverse")
   for tool in memcheck racecheck synccheck; do
     log="$logs/sanitize-$tool.log"
     : > "$log"
