@@ -36,9 +36,12 @@ Dims contiguousStrides(llvm::ArrayRef<int64_t> shape) {
   return strides;
 }
 
-DType accumulatorType(ScanOp op, DType in) {
+DType accumulatorType(ScanOp op, DType in, DType out) {
   const bool order = op == ScanOp::Max || op == ScanOp::Min;
   if (order && isIntegral(in) && in != DType::I64)
+    return DType::I32;
+  const bool wraps = op == ScanOp::Sum || op == ScanOp::Prod;
+  if (wraps && isIntegral(in) && dtypeSize(in) <= 4 && isIntegral(out) && out != DType::Bool && dtypeSize(out) <= 4)
     return DType::I32;
   return accumulatorType(in);
 }

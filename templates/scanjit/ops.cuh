@@ -13,10 +13,18 @@ __device__ __forceinline__ double wrapping_add(double a, double b) { return a + 
 __device__ __forceinline__ i64 wrapping_add(i64 a, i64 b) {
   return static_cast<i64>(static_cast<u64>(a) + static_cast<u64>(b)); // wraps like torch
 }
+// (int: sums and products of integers into at most 4 bytes, whose low 32
+// bits are all they keep: accumulatorType.)
+__device__ __forceinline__ int wrapping_add(int a, int b) {
+  return static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
+}
 __device__ __forceinline__ float wrapping_mul(float a, float b) { return a * b; }
 __device__ __forceinline__ double wrapping_mul(double a, double b) { return a * b; }
 __device__ __forceinline__ i64 wrapping_mul(i64 a, i64 b) {
   return static_cast<i64>(static_cast<u64>(a) * static_cast<u64>(b));
+}
+__device__ __forceinline__ int wrapping_mul(int a, int b) {
+  return static_cast<int>(static_cast<unsigned>(a) * static_cast<unsigned>(b));
 }
 
 __device__ __forceinline__ float log1p_exp_neg(float d) { return log1pf(expf(d)); }

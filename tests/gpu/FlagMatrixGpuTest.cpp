@@ -53,4 +53,20 @@ TEST(FlagMatrix, OutputTypeOverrides) {
     expectCasePasses(s);
 }
 
+// Sums and products into integers of at most 4 bytes accumulate in i32
+// (accumulatorType): full-range random i16/i32 inputs wrap it at once, and
+// every result must still match the i64 reference's low bits exactly, in
+// each family, off the grid and on it.
+TEST(FlagMatrix, WrappingScansIntoNarrowIntegers) {
+  SCANJIT_REQUIRE_GPU();
+  expectCasesPass({"sum i32[4194304] dim=0 out=i32", "sum i32[3000003] dim=0 out=i32",
+                   "sum u8[1000003] dim=0 out=u8 reverse", "sum u8[4096,8192] dim=1 out=u8",
+                   "sum i16[2000,4097] dim=1 out=i16 mask", "prod i32[64,30001] dim=1 out=i32 reverse exclusive",
+                   "sum i32[30000,333] dim=1 out=i32 exclusive", "sum u8[100000,13] dim=1 out=i8",
+                   "sum i32[3001,1001] dim=0 out=i32 mask", "sum i16[500001,8] dim=0 out=i32",
+                   "sum u8[1000001,4] dim=0 out=u8 reverse", "sum i64[2000003] dim=0 out=i32",
+                   "sum bool[4000001] dim=0 out=i16", "prod i16[3,500001] dim=1 out=i16 mask"},
+                  {offsets(1, 1, 1), offsets(3, 0, 2)});
+}
+
 } // namespace

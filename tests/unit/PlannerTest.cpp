@@ -41,12 +41,26 @@ TEST(Planner, ItemsFollowTheInputWidth) {
 }
 
 TEST(Planner, MaxAndMinOfNarrowIntegersAccumulateInI32) {
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::U8), DType::I32);
-  EXPECT_EQ(accumulatorType(ScanOp::Min, DType::I32), DType::I32);
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::Bool), DType::I32);
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::I64), DType::I64);
-  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::U8), DType::I64); // sums still wrap like torch's i64
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::F16), DType::F32);
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::U8, defaultOutputType(ScanOp::Max, DType::U8)), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Min, DType::I32, defaultOutputType(ScanOp::Min, DType::I32)), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::Bool, defaultOutputType(ScanOp::Max, DType::Bool)), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::I64, defaultOutputType(ScanOp::Max, DType::I64)), DType::I64);
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::U8, defaultOutputType(ScanOp::Sum, DType::U8)), DType::I64); // sums still wrap like torch's i64
+  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::F16, defaultOutputType(ScanOp::Max, DType::F16)), DType::F32);
+}
+
+// Sums and products wrap: into integers of at most 4 bytes the low 32 bits
+// are all the output keeps, so i32 accumulators give the same results.
+TEST(Planner, WrappingScansIntoNarrowIntegersAccumulateInI32) {
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::U8, DType::U8), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Prod, DType::I16, DType::I32), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::I32, DType::I32), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::I64, DType::I32), DType::I64); // (its plans lost: 1.23 -> 1.50 x copy)
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::Bool, DType::I8), DType::I32);
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::I32, DType::I64), DType::I64); // every bit kept
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::U8, DType::Bool), DType::I64); // nonzero: all the bits
+  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::I32, DType::F32), DType::I64); // the value, not its low bits
+  EXPECT_EQ(plan("sum i32[16777216] dim=0 out=i32").items, plan("sum f32[16777216] dim=0").items);
 }
 
 TEST(Planner, IndicesTakeTheIndexedStridedKernel) {
