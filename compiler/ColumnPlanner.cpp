@@ -14,7 +14,7 @@ namespace {
 int columnVectorByBytes(const ScanSpec &spec) {
   return std::max(1, std::min({policy::ColumnPolicy::kLoadBytes / dtypeSize(spec.in),
                                policy::ColumnPolicy::kStoreBytes / dtypeSize(spec.out),
-                               policy::ColumnPolicy::kAccBytes / dtypeSize(accumulatorType(spec.op, spec.in, spec.out))}));
+                               policy::ColumnPolicy::kAccBytes / dtypeSize(accumulatorType(spec))}));
 }
 
 // Columns per thread: as wide as the access budget allows while every
@@ -97,7 +97,7 @@ bool twoByteFloatSums(const ScanSpec &spec) {
 // scan: its whole slice of `slice` rows (held in registers) where
 // ColumnPolicy::kRowsAhead* do not apply.
 int columnRowsAhead(const ArchPolicy &arch, const ScanSpec &spec, bool edges, int64_t slice) {
-  const int64_t inBytes = dtypeSize(spec.in), accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int64_t inBytes = dtypeSize(spec.in), accBytes = dtypeSize(accumulatorType(spec));
   if (spec.op == ScanOp::LogSumExp)
     return accBytes == 4 ? policy::ColumnPolicy::kLogSumExpFloatRowsAhead : policy::ColumnPolicy::kLogSumExpRowsAhead;
   if (inBytes == 1 && accBytes == 8 && !arch.timed)
@@ -138,7 +138,7 @@ bool fitColumnStages(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   const int64_t pad = edges ? 16 : 0;
   const int64_t rowBytes = panel * inBytes + pad, maskRowBytes = spec.mask ? panel + pad : 16;
   const int64_t perRow = rowBytes + maskRowBytes;
-  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int64_t accBytes = dtypeSize(accumulatorType(spec));
   const bool pitchFollowsTensor = edges && !(inBytes == 1 && accBytes == 8); // (ColumnStages::kPitchFollowsTensor)
   const int64_t inPitch = rowBytes + (pitchFollowsTensor ? wordResidue(g.scan.in * inBytes) : 0);
   const int64_t maskPitch = maskRowBytes + (pitchFollowsTensor && spec.mask ? wordResidue(g.scan.mask) : 0);
@@ -240,7 +240,7 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // Masked sums and products of 4-byte elements: blocks of 128 and two
   // stages, as if so tuned (ColumnPolicy::kMaskedThreads).
   if (spec.mask && cheapCombine(spec) && dtypeSize(spec.in) == 4 &&
-      dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 4) {
+      dtypeSize(accumulatorType(spec)) == 4) {
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kMaskedThreads);
     tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kMaskedStages);
   }
@@ -251,7 +251,7 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
                                                 policy::ColumnPolicy::kPipelineGroups,
                                                 policy::ColumnPolicy::kPipelineVector);
   if (edges && !spec.mask && spec.op != ScanOp::LogSumExp && dtypeSize(spec.in) == 4 &&
-      dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 4 &&
+      dtypeSize(accumulatorType(spec)) == 4 &&
       g.numLines() * ceilDiv(g.inner.size, widePanelColumns) >= policy::ColumnPolicy::kEdgesWidePanelsMinPanels)
     tuning.threads = pick(tuning.threads, policy::ColumnPolicy::kEdgesWidePanelThreads);
   // Sums and products of 8-byte elements (f64): a column a thread, four
@@ -265,7 +265,7 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // accumulator is a float (ColumnPolicy::kLogSumExpVector, kLogSumExpFloatGroups).
   if (spec.op == ScanOp::LogSumExp) {
     tuning.vector = pick(tuning.vector, policy::ColumnPolicy::kLogSumExpVector);
-    if (dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 4) {
+    if (dtypeSize(accumulatorType(spec)) == 4) {
       tuning.groups = pick(tuning.groups, policy::ColumnPolicy::kLogSumExpFloatGroups);
       tuning.stages = pick(tuning.stages, policy::ColumnPolicy::kLogSumExpFloatStages);
     }
@@ -304,7 +304,7 @@ void planColumnPanels(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
   // with pieces (ColumnPolicy::kMaskedPiecesKeepPipelineGroups).
   const bool maskedPiecesKeepGroups = policy::ColumnPolicy::kMaskedPiecesKeepPipelineGroups && spec.mask &&
                                       cheapCombine(spec) && dtypeSize(spec.in) == 4 &&
-                                      dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 4;
+                                      dtypeSize(accumulatorType(spec)) == 4;
   const int groups = pick(tuning.groups, policy::ColumnPolicy::kPipelineGroups);
   int threads = tuning.threads;
   if (!fitColumnStages(arch, spec, tuning, plan, edges, groups, threads))
@@ -380,7 +380,7 @@ bool fittedPanelAppliesToLines(const ScanSpec &spec, const PlanTuning &tuning, c
   const int64_t fittedIdle = idleColumns(g.inner.size, 32), panelsIdle = idleColumns(panels);
   const bool takesTies = policy::ColumnPolicy::kFittedPanelTwoByteSumsTakeTies && twoByteFloatSums(spec);
   return pickFlag(tuning.fittedPanel, fittedPanelFits(spec, g) && g.numLines() > 1 &&
-                                          dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) <= 4 &&
+                                          dtypeSize(accumulatorType(spec)) <= 4 &&
                                           (fittedIdle < panelsIdle || (takesTies && fittedIdle == panelsIdle)));
 }
 
@@ -452,7 +452,7 @@ int64_t columnTilesSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
   auto words = [](int64_t bytes) { return (bytes + 15) / 16 * 16; };
   const int64_t elems = plan.rowsPerChunk * plan.geometry.inner.size;
   const int64_t in = words(elems * dtypeSize(spec.in) + 32), mask = spec.mask ? words(elems + 32) : 16;
-  const int64_t acc = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int64_t acc = dtypeSize(accumulatorType(spec));
   const int64_t total = spec.op == ScanOp::LogSumExp ? 2 * acc : acc;
   return plan.stages * (in + mask + 18) + (3 * plan.groups * total + 4 * acc) * plan.geometry.inner.size + 256;
 }
@@ -461,7 +461,7 @@ int64_t columnTilesSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
 // column of every tile (with span totals, a flagged value more each).
 int64_t columnTilesWorkspaceBytes(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
   const int64_t values = lines * ceilDiv(plan.geometry.scan.size, plan.rowsPerChunk) * plan.geometry.inner.size;
-  const int acc = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int acc = dtypeSize(accumulatorType(spec));
   return lookbackWorkspaceBytes(values, acc) + (plan.pieceSpans ? values * 2 * acc : 0);
 }
 
@@ -472,7 +472,7 @@ bool planColumnTiles(const ArchPolicy &arch, const ScanSpec &spec, const PlanTun
   using policy::ColumnPolicy;
   const ScanGeometry &g = plan.geometry;
   const int64_t C = g.inner.size;
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   const bool dense = g.inner.in == 1 && g.scan.in == C && (!spec.mask || (g.inner.mask == 1 && g.scan.mask == C));
   // The column pipeline would copy each row of a panel's input and of its
   // mask apart: small copies bound it (kTilesSmallCopyMaxBytes).
@@ -651,7 +651,7 @@ int64_t columnWorkspaceBytes(const ScanSpec &spec, const KernelPlan &plan, int64
     return columnTilesWorkspaceBytes(spec, plan, lines);
   if (plan.pieces <= 1)
     return 0;
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   const int64_t panel = panelColumns(plan);
   return columnPiecesWorkspaceBytes(lines * ceilDiv(plan.geometry.inner.size, panel), plan.pieces, panel, accBytes,
                                     plan.pieceSpans);

@@ -187,7 +187,7 @@ llvm::Expected<std::string> emitKernelSource(const ScanSpec &spec, const KernelP
       {"plan", plan.classText()},
       {"in_type", deviceTypeName(spec.in).str()},
       {"out_type", deviceTypeName(spec.out).str()},
-      {"acc_type", deviceTypeName(accumulatorType(spec.op, spec.in, spec.out)).str()},
+      {"acc_type", deviceTypeName(accumulatorType(spec)).str()},
       {"op", opTemplate(spec.op).str()},
       {"index_type", plan.index64 ? "long long" : "int"},
       {"mask", boolText(spec.mask)},

@@ -70,7 +70,7 @@ bool needs64BitIndex(const ScanSpec &spec) {
 
 int rowItems(const ScanSpec &spec) {
   int items = std::min(policy::RowPolicy::kBytesPerThread / dtypeSize(spec.in),
-                       policy::RowPolicy::kAccBytesPerThread / dtypeSize(accumulatorType(spec.op, spec.in, spec.out)));
+                       policy::RowPolicy::kAccBytesPerThread / dtypeSize(accumulatorType(spec)));
   return std::clamp(items, 1, policy::RowPolicy::kMaxItems);
 }
 
@@ -175,7 +175,7 @@ int64_t gridTilesPerRow(const ScanSpec &spec, const KernelPlan &plan) {
 // A look-back register tile of at most 32 bytes of 4-byte accumulators
 // (f32 x 8): the plans that fit more than one 512-thread block an SM.
 bool smallRegisterTile(const ScanSpec &spec, int items) {
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   return accBytes == 4 && items * accBytes <= 32;
 }
 
@@ -188,7 +188,7 @@ bool logSumExpTile(const ScanSpec &spec) { return spec.op == ScanOp::LogSumExp &
 // within their registers (LookbackPolicy).
 void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, int &threads, int &items) {
   if (logSumExpTile(spec)) {
-    items = pick(tuning.items, dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 8 ? policy::LookbackPolicy::kLogSumExpF64Items
+    items = pick(tuning.items, dtypeSize(accumulatorType(spec)) == 8 ? policy::LookbackPolicy::kLogSumExpF64Items
                                                                                  : policy::LookbackPolicy::kLogSumExpItems);
     threads = pick(tuning.threads, policy::LookbackPolicy::kLogSumExpThreads);
     return;
@@ -197,7 +197,7 @@ void lookbackBlock(const ScanSpec &spec, const PlanTuning &tuning, bool edges, i
                std::min(rowItems(spec) * policy::LookbackPolicy::kItemsScale, policy::LookbackPolicy::kMaxItems));
   const bool smallTile = smallRegisterTile(spec, items);
   threads = pick(tuning.threads, smallTile ? (edges ? policy::LookbackPolicy::kEdgesThreads : policy::LookbackPolicy::kThreads)
-                                 : edges || dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) > 4
+                                 : edges || dtypeSize(accumulatorType(spec)) > 4
                                      ? policy::LookbackPolicy::kLargeTileWideThreads
                                      : policy::LookbackPolicy::kLargeTileThreads);
 }
@@ -218,7 +218,7 @@ void widenLookbackTile(const ScanSpec &spec, const PlanTuning &tuning, bool edge
                        int &threads, int &items) {
   if (logSumExpTile(spec) || (!edges && smallRegisterTile(spec, items)))
     return;
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   const bool maskedIntegerProduct = spec.mask && spec.op == ScanOp::Prod && !isFloating(spec.in);
   const bool maskedWord = spec.mask && dtypeSize(spec.in) == 4 && accBytes == 4 && spec.op != ScanOp::LogSumExp;
   const int tileAccBytes = accBytes > 4 && maskedIntegerProduct ? policy::LookbackPolicy::kWideTileWideAccBytes
@@ -251,7 +251,7 @@ bool lookbackFits(const PlanTuning &tuning, int64_t rows, int64_t length, int it
 // 2-byte integers summed into 8 bytes (kWidenedEdgesMaxRows off the grid);
 // kMaxRows of any other rows.
 int64_t lookbackMaxRows(const ArchPolicy &arch, const ScanSpec &spec, bool edges) {
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   const bool dense = policy::LookbackPolicy::kDenseRowsUncapped && arch.bulkCopy && spec.op != ScanOp::LogSumExp &&
                      (!maxOrMin(spec) || policy::LookbackPolicy::kDenseMaxMinUncapped) &&
                      (dtypeSize(spec.in) >= 4 || accBytes == 8);
@@ -369,7 +369,7 @@ void planRereadShares(const ArchPolicy &arch, const ScanSpec &spec, const PlanTu
 // The accumulator bytes of a group of `lanes` packed lanes (a look-back's
 // published value).
 int64_t packedGroupBytes(const ScanSpec &spec, int64_t lanes) {
-  return lanes * dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  return lanes * dtypeSize(accumulatorType(spec));
 }
 
 // The lanes of each part a look-back publishes a packed group's value in:
@@ -549,7 +549,7 @@ void widenRereadTileBlock(const ArchPolicy &arch, const ScanSpec &spec, const Pl
                           const KernelPlan &unplanned, int64_t rows, KernelPlan &plan) {
   using policy::LookbackPolicy;
   const bool wideTile = plan.threads == LookbackPolicy::kLargeTileWideThreads &&
-                        plan.items * dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == LookbackPolicy::kWideTileAccBytes;
+                        plan.items * dtypeSize(accumulatorType(spec)) == LookbackPolicy::kWideTileAccBytes;
   if (!LookbackPolicy::kRereadWideTiles || dtypeSize(spec.in) != 2 || maxOrMin(spec) || !wideTile ||
       plan.heldShares || plan.rereadTiles || tuning.threads || tuning.rereadTiles == 0)
     return;
@@ -587,7 +587,7 @@ void planRow(const ArchPolicy &arch, const ScanSpec &spec, const PlanTuning &tun
   plan.family = KernelFamily::Row;
   if (spec.op == ScanOp::LogSumExp)
     plan.items = std::min(policy::RowPolicy::kMaxItems, policy::RowPolicy::kLogSumExpAccBytesPerThread /
-                                                            dtypeSize(accumulatorType(spec.op, spec.in, spec.out)));
+                                                            dtypeSize(accumulatorType(spec)));
   plan.items = pick(tuning.items, plan.items);
   const int64_t threadsNeeded = ceilDiv(L, plan.items);
   auto blockFor = [&](int rowThreads) {
@@ -668,7 +668,7 @@ int64_t packedLanes(const ScanSpec &spec, const ScanGeometry &g) {
 // 2-byte elements in 4-byte accumulators, which packed lanes give smaller
 // blocks and a wider accumulator budget (ColumnPolicy::kPackedTwoByte*).
 bool twoByteInWordAccumulators(const ScanSpec &spec) {
-  return dtypeSize(spec.in) == 2 && dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 4;
+  return dtypeSize(spec.in) == 2 && dtypeSize(accumulatorType(spec)) == 4;
 }
 
 // Wide groups packed without stages (ColumnPolicy::kPackedWithoutStagesWide*):
@@ -677,7 +677,7 @@ bool twoByteInWordAccumulators(const ScanSpec &spec) {
 // left unpacked; 2-byte x 8 fits the narrow groups' budget). Masked ones'
 // items spilled 184-284 stores (max u8 x 16).
 bool packedWithoutStagesWide(const ScanSpec &spec, int64_t lanes) {
-  return !spec.mask && dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 4 &&
+  return !spec.mask && dtypeSize(accumulatorType(spec)) == 4 &&
          (dtypeSize(spec.in) == 4 || lanes == policy::ColumnPolicy::kMaxLanes) &&
          packedGroupBytes(spec, lanes) > policy::ColumnPolicy::kPackedWithoutStagesGroupBytes;
 }
@@ -773,7 +773,7 @@ bool planLogSumExpLanes(const ArchPolicy &arch, const ScanSpec &spec, const Plan
   lanes.packedLanes = int(packed);
   lanes.laneThreads = true;
   lanes.laneWidth = 1;
-  const bool wide = dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 8;
+  const bool wide = dtypeSize(accumulatorType(spec)) == 8;
   const bool shifted = !packedOnTheGrid(spec, tuning, plan.geometry, packed); // (planLookback's edges)
   const bool inParts = publishedParts(spec, packed) > 1;
   const bool wholeValue = packedGroupBytes(spec, packed) == ColumnPolicy::kMaxPackedBytes;
@@ -835,7 +835,7 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
   const int64_t elementBytes = std::max(dtypeSize(spec.in), dtypeSize(spec.out));
   if (tuning.laneWidth)
     return lanes % tuning.laneWidth == 0 && tuning.laneWidth * elementBytes <= 16 ? tuning.laneWidth : 1;
-  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int64_t accBytes = dtypeSize(accumulatorType(spec));
   const bool byteMaxMinWords = byteIntegerElements(spec) && (spec.op == ScanOp::Max || spec.op == ScanOp::Min) &&
                                lanes % policy::ColumnPolicy::kLaneWordsOfByteMaxMinLanes == 0;
   const int64_t word = byteMaxMinWords    ? policy::ColumnPolicy::kLaneWordBytesOfByteMaxMin
@@ -854,7 +854,7 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
 // mask and 16 bytes of accumulators (but for byte elements), and where 16
 // bytes of them are not in shifted stages (ColumnPolicy::kLaneWordBytes).
 bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted) {
-  const int64_t accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int64_t accBytes = dtypeSize(accumulatorType(spec));
   return width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width && !byteElements(spec))))
                    : dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
                          lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
@@ -897,7 +897,7 @@ WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, 
     return {ColumnPolicy::kPackedTwoByteMaskedFourLaneOneBlockItems, minTiles, one};
   if (plan.laneThreads && fourTwoByteLanes && !shifted && !spec.mask)
     return {ColumnPolicy::kLaneThreadTwoByteFourLaneOneBlockItems, minTiles, one};
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   const bool fiveWordLanes =
       dtypeSize(spec.in) == 4 && accBytes == 4 && plan.packedLanes == ColumnPolicy::kPackedFiveLanes;
   if (!plan.laneThreads && fiveWordLanes && !shifted)
@@ -909,7 +909,7 @@ WiderPackedItems widerPackedItems(const ArchPolicy &arch, const ScanSpec &spec, 
   const bool inParts = publishedParts(spec, plan.packedLanes) > 1;
   const bool shortOrderInParts = isIntegral(spec.in) && dtypeSize(spec.in) == 2 && accBytes < 8 && inParts;
   if (!plan.laneThreads && (items <= ColumnPolicy::kPackedFewItems || inParts) && !byteOrder) {
-    const bool integerProducts = spec.op == ScanOp::Prod && isIntegral(accumulatorType(spec.op, spec.in, spec.out));
+    const bool integerProducts = spec.op == ScanOp::Prod && isIntegral(accumulatorType(spec));
     const bool wideUnmaskedInParts = accBytes == 8 && inParts && !spec.mask && !integerProducts;
     const int budgetItems = (shortOrderInParts     ? ColumnPolicy::kPackedFewItemsShortOrderAccBytes
                              : wideUnmaskedInParts ? ColumnPolicy::kPackedFewItemsWideUnmaskedAccBytes
@@ -939,7 +939,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
   lookbackBlock(spec, tuning, false, threads, items);
   const int64_t lanes = scanLanes(spec, plan.geometry);
   const bool spans = spanStaged(spec, plan.geometry);
-  const int accumulatorBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accumulatorBytes = dtypeSize(accumulatorType(spec));
   // 16 items for 2-byte elements, and for byte ones in at most 4-byte
   // accumulators whose spans are staged (ColumnPolicy::kSingleStridedLineItems).
   const bool narrowItems = dtypeSize(spec.in) == 2 || (dtypeSize(spec.in) == 1 && spans && accumulatorBytes <= 4);
@@ -994,7 +994,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     plan.packedLanes = int(packed); // (its stages hold packed items)
     // A thread a lane where the lanes tile a warp: groups of up to 16 bytes
     // of accumulators, of elements of 4 bytes or more (lane_threads.cuh).
-    const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+    const int accBytes = dtypeSize(accumulatorType(spec));
     // (Narrower integers summed into 8-byte ones hold twice the registers:
     // they keep the smaller items, ColumnPolicy::kLaneThreadTimedItems and
     // ...OneBlockWideItems.)
@@ -1259,7 +1259,7 @@ int64_t pipelineSharedBytes(const ScanSpec &spec, const KernelPlan &plan) {
 // Log-sum-exp of 8-byte accumulators (f64): its combines, not its bytes,
 // set its time.
 bool wideLogSumExp(const ScanSpec &spec) {
-  return spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec.op, spec.in, spec.out)) == 8;
+  return spec.op == ScanOp::LogSumExp && dtypeSize(accumulatorType(spec)) == 8;
 }
 
 } // namespace planning
@@ -1329,7 +1329,7 @@ int64_t linesPerBatch(const KernelPlan &plan) {
 }
 
 int64_t workspaceBytesForLines(const ScanSpec &spec, const KernelPlan &plan, int64_t lines) {
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   if (plan.family == KernelFamily::RowLookback && plan.packedLanes > 1) // (a group's value, padded: in parts)
     return lookbackWorkspaceBytes(lines / plan.packedLanes * gridTilesPerRow(spec, plan),
                                   int(publishedGroupBytes(spec, plan.packedLanes)));

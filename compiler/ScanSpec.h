@@ -64,6 +64,9 @@ struct ScanSpec {
   friend bool operator!=(const ScanSpec &a, const ScanSpec &b) { return !(a == b); }
 };
 
+/// accumulatorType of the spec's op, input and output.
+inline DType accumulatorType(const ScanSpec &spec) { return accumulatorType(spec.op, spec.in, spec.out); }
+
 /// A dims list as the spec syntax writes it: "[4,1,8]".
 std::string listText(llvm::ArrayRef<int64_t> values);
 

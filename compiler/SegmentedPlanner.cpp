@@ -76,7 +76,7 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   // rows take the fewest lanes (a power of two) whose items hold them,
   // several rows a warp (kPaddedShortLogSumExpRows: a whole warp's rows of
   // 4-6 items lost).
-  const int accBytes = dtypeSize(accumulatorType(spec.op, spec.in, spec.out));
+  const int accBytes = dtypeSize(accumulatorType(spec));
   const bool shortRow = ceilDiv(L, 32) < policy::SegmentedPolicy::kPaddedWarpRowMinItems;
   int64_t mostItems = std::min<int64_t>(policy::SegmentedPolicy::kPaddedWarpRowMaxItems,
                                         policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes / accBytes);

@@ -67,7 +67,7 @@ double tolerance(const ScanSpec &spec, const ReferenceValue &ref) {
       unitRoundoff(spec.out) * std::fabs(ref.value) + smallestSubnormal(spec.out);
   if (isIntegral(spec.in))
     return isFloating(spec.out) ? outRounding : 0;
-  const DType acc = accumulatorType(spec.op, spec.in, spec.out);
+  const DType acc = accumulatorType(spec);
   const double u = unitRoundoff(acc);
   const double depth = 64.0 + double(spec.scanLength()) / 128.0;
   switch (spec.op) {

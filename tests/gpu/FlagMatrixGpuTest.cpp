@@ -53,10 +53,11 @@ TEST(FlagMatrix, OutputTypeOverrides) {
     expectCasePasses(s);
 }
 
-// Sums and products into integers of at most 4 bytes accumulate in i32
-// (accumulatorType): full-range random i16/i32 inputs wrap it at once, and
-// every result must still match the i64 reference's low bits exactly, in
-// each family, off the grid and on it.
+// Sums and products of integers of at most 4 bytes into integers of at
+// most 4 bytes accumulate in i32 (accumulatorType): full-range random
+// i16/i32 inputs wrap it at once, and every result must still match the i64
+// reference's low bits exactly, in each family, off the grid and on it
+// (i64 inputs, which keep i64, truncated into i32 beside them).
 TEST(FlagMatrix, WrappingScansIntoNarrowIntegers) {
   SCANJIT_REQUIRE_GPU();
   expectCasesPass({"sum i32[4194304] dim=0 out=i32", "sum i32[3000003] dim=0 out=i32",

@@ -41,12 +41,13 @@ TEST(Planner, ItemsFollowTheInputWidth) {
 }
 
 TEST(Planner, MaxAndMinOfNarrowIntegersAccumulateInI32) {
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::U8, defaultOutputType(ScanOp::Max, DType::U8)), DType::I32);
-  EXPECT_EQ(accumulatorType(ScanOp::Min, DType::I32, defaultOutputType(ScanOp::Min, DType::I32)), DType::I32);
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::Bool, defaultOutputType(ScanOp::Max, DType::Bool)), DType::I32);
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::I64, defaultOutputType(ScanOp::Max, DType::I64)), DType::I64);
-  EXPECT_EQ(accumulatorType(ScanOp::Sum, DType::U8, defaultOutputType(ScanOp::Sum, DType::U8)), DType::I64); // sums still wrap like torch's i64
-  EXPECT_EQ(accumulatorType(ScanOp::Max, DType::F16, defaultOutputType(ScanOp::Max, DType::F16)), DType::F32);
+  auto acc = [](ScanOp op, DType in) { return accumulatorType(op, in, defaultOutputType(op, in)); };
+  EXPECT_EQ(acc(ScanOp::Max, DType::U8), DType::I32);
+  EXPECT_EQ(acc(ScanOp::Min, DType::I32), DType::I32);
+  EXPECT_EQ(acc(ScanOp::Max, DType::Bool), DType::I32);
+  EXPECT_EQ(acc(ScanOp::Max, DType::I64), DType::I64);
+  EXPECT_EQ(acc(ScanOp::Sum, DType::U8), DType::I64); // sums still wrap like torch's i64
+  EXPECT_EQ(acc(ScanOp::Max, DType::F16), DType::F32);
 }
 
 // Sums and products wrap: into integers of at most 4 bytes the low 32 bits
