@@ -1009,10 +1009,13 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // narrower integers summed into i64 x 8, 8-byte accumulators of 5-7
     // lanes and 4-byte ones of 9-15, it is staged as Lanes items where many
     // tiles take one block an SM: unpacked, they ran 2.0-5.7x copy, packed
-    // 1.3-3.5, H200, BENCHMARKS.md, seventy-second and -third passes.)
+    // 1.3-3.5, H200, BENCHMARKS.md, seventy-second and -third passes. On
+    // the timed arch, narrower integers summed into i64 x 8 take lane
+    // threads too, of 31 items below: ColumnPolicy::kLaneThreadOneBlockWideItems.)
     const bool inParts = publishedParts(spec, packed) > 1;
     const bool partsTakeLaneThreads =
-        inParts && (width > 1 || dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes);
+        inParts && (width > 1 || dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes ||
+                    (widening && arch.timed));
     plan.laneThreads =
         pickFlag(tuning.laneThreads, partsTakeLaneThreads || laneThreadsPay(spec, packed, width, shifted)) &&
         32 % (packed / width) == 0; // (whole groups of threads tile a warp)
@@ -1061,13 +1064,13 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       KernelPlan oneBlock = plan;
       PlanTuning oneBlockTuning = tuning;
       oneBlockTuning.stages = pick(tuning.stages, policy::ColumnPolicy::kLaneThreadOneBlockMaxStages);
-      // (ColumnPolicy::kLaneThreadOneBlockWideItems: not widening; shifted,
-      // only byte words and items of at most 8 bytes of narrower
-      // accumulators.)
+      // (ColumnPolicy::kLaneThreadOneBlockWideItems: widening in every
+      // placement, masked too; else unmasked, and shifted only byte words
+      // and items of at most 8 bytes of narrower accumulators.)
       const bool wideShifted =
           byteWords ||
           (accBytes < 8 && accBytes * plan.laneWidth <= policy::ColumnPolicy::kLaneThreadOneBlockWideShiftedItemBytes);
-      const bool wideItems = arch.timed && !spec.mask && !widening && (!shifted || wideShifted);
+      const bool wideItems = arch.timed && (widening || (!spec.mask && (!shifted || wideShifted)));
       const bool maskedWideItems = arch.timed && spec.mask && !widening && !shifted && dtypeSize(spec.in) >= 4;
       using policy::ColumnPolicy;
       const int oneBlockItems = pick(tuning.items, wideItems         ? ColumnPolicy::kLaneThreadOneBlockWideItems
@@ -1135,6 +1138,12 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     threads = int(std::clamp<int64_t>(policy::ColumnPolicy::kLanesStageBytes /
                                           (int64_t(items) * lanes * (dtypeSize(spec.in) + dtypeSize(spec.out))) / 32 * 32,
                                       64, threads));
+  // (That budget leaves out the mask's byte an element: at 64 threads,
+  // masked wide lanes took more than sm_75's 64 KB, max i32[3355443,5]
+  // mask 69184 bytes. Fewer items where the arch's limit says so.)
+  while (lanes > 1 && !tuning.items && items > 1 &&
+         lanesSharedBytes(spec, int64_t(threads) * items * lanes) > arch.maxDynamicSharedBytes)
+    --items;
   planLookback(arch, spec, tuning, plan, rows, threads, items, /*contiguousRows=*/false);
   if (lanes > 1) {
     // A block per tile step of a group of lanes (lookback_lanes.cuh).

@@ -111,10 +111,12 @@ template <class P, int kWidth> struct LaneGroup<P, kWidth, true> : ByteLaneGroup
 //
 // kReload: the tile's stage still holds its input when its results are due
 // (the look-back's staged output: a stage is refilled only after its tile's
-// results left through it, and each thread's results overwrite only its own
-// items), so a thread scans its items again from there rather than holding
-// their scan across the next tile's (4 lanes of 2-byte elements, 11 items:
-// 88 spilled stores).
+// results left through it), so a thread scans its items again from there
+// (rescan) rather than holding their scan across the next tile's (4 lanes
+// of 2-byte elements, 11 items: 88 spilled stores). Its caller rescans
+// before the block barrier that precedes the results' stores into the
+// stage where they land on other threads' items (an output wider than the
+// input), else may rescan at any time before them.
 template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = false> struct LaneThreadAgent {
   typedef typename PP::Unpacked P;
   static_assert(PP::kLanes % kWidth == 0, "whole groups of lanes");
@@ -218,14 +220,14 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
       Group::put(s.total, c * kWidth, shfl_idx(lane_total, c)); // (lane c's carry is its group's)
   }
 
-  // The results, given the combination of every earlier tile, whose input
-  // stage `stage` held, of `valid` packed items.
+  // This thread's items scanned (`local`, and log-sum-exp's `ref` and
+  // `linear` with them) for the results: held in `s`, or (kReload) scanned
+  // again from stage `stage`, of `valid` packed items.
   template <class Pipe>
-  __device__ __forceinline__ void results(Pipe &pipe, int stage, int valid, const State &s, const Tile &prefix,
-                                          Acc (&r)[kItems]) const {
-    Acc local[kItems];
-    Acc ref = s.ref;
-    bool linear = s.linear;
+  __device__ __forceinline__ void rescan(Pipe &pipe, int stage, int valid, const State &s, Acc (&local)[kItems],
+                                         Acc &ref, bool &linear) const {
+    ref = s.ref;
+    linear = s.linear;
     if constexpr (kReload) {
       Acc x[kItems];
       load(pipe, stage, valid, x);
@@ -235,6 +237,12 @@ template <class PP, int kThreads, int kItems, int kWidth = 1, bool kReload = fal
       for (int j = 0; j < kItems; ++j)
         local[j] = s.local[j];
     }
+  }
+
+  // The results, given the combination of every earlier tile and this
+  // thread's items scanned (rescan).
+  __device__ __forceinline__ void results(const State &s, const Acc (&local)[kItems], Acc ref, bool linear,
+                                          const Tile &prefix, Acc (&r)[kItems]) const {
     Acc mine = Group::of(prefix, 0); // (selects: a dynamic index would put `prefix` in local memory)
 #pragma unroll
     for (int c = 1; c < C; ++c)

@@ -651,28 +651,45 @@ template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
   // Items of over 8 bytes of accumulators a thread are scanned again from
   // the stage (held, 4 lanes of 2-byte elements spilled 56-232 stores; 8
   // bytes held ran 3-4% faster than reloaded: BENCHMARKS.md), which needs
-  // each thread's results to land on its own items in the stage: not where
-  // shifted stages or a wider output move them.
+  // their stage unshifted, and each thread's results to land on its own
+  // items in the stage, or the scan again before the look-back's block
+  // barrier where a wider output moves them (kRescanEarly: one tile late).
   typedef LookbackStages<P, Plan> Stages;
+  static constexpr bool kSameWidth = sizeof(typename P::In) == sizeof(typename P::Out);
   static constexpr bool kReload = Stages::kCanStageOutput && !Stages::kShiftedStages &&
-                                  sizeof(typename P::In) == sizeof(typename P::Out) &&
+                                  (kSameWidth || Plan::kLookbackSlack <= 1) &&
                                   (Plan::kLaneWidth * sizeof(typename P::Unpacked::Acc) > 8 ||
                                    PublishedParts<typename P::Acc>::kParts > 1);
+  static constexpr bool kRescanEarly = kReload && !kSameWidth;
   typedef LaneThreadAgent<P, Plan::kThreads, I, Plan::kLaneWidth, kReload> Agent;
   static_assert(Agent::kTileItems == lookback_tile_items<Plan>(), "the tile the look-back counts");
   typedef typename Agent::Acc Item;
   typedef typename Agent::State State;
   Agent agent;
+  Item local[I]; // (kRescanEarly: from scan_again to results)
+  Item ref;
+  bool linear;
   __device__ __forceinline__ explicit PipelinedTiles(LookbackShared<P, Plan> &sh) : agent(sh.storage) {}
   template <class Pipe> __device__ __forceinline__ void load(Pipe &pipe, int s, int valid, Item (&x)[I]) {
     agent.load(pipe, s, valid, x);
   }
   __device__ __forceinline__ void scan(const Item (&x)[I], State &st) { agent.scan(x, st); }
-  template <class Pipe> __device__ __forceinline__ void scan_again(Pipe &, int, int, State &) {} // (in results)
+  // (Before the look-back's block barrier where kRescanEarly, else in results.)
+  template <class Pipe> __device__ __forceinline__ void scan_again(Pipe &pipe, int s, int valid, State &st) {
+    if constexpr (kRescanEarly)
+      agent.rescan(pipe, s, valid, st, local, ref, linear);
+  }
   template <class Pipe>
   __device__ __forceinline__ void results(Pipe &pipe, int s, int valid, const State &st, typename P::Acc prefix,
                                           Item (&r)[I]) {
-    agent.results(pipe, s, valid, st, prefix, r);
+    if constexpr (kRescanEarly) {
+      agent.results(st, local, ref, linear, prefix, r);
+    } else { // (in locals: members of the tiles lived across tiles, prod i64 x 2 spilled 8 stores)
+      Item scanned[I], scanned_ref;
+      bool scanned_linear;
+      agent.rescan(pipe, s, valid, st, scanned, scanned_ref, scanned_linear);
+      agent.results(st, scanned, scanned_ref, scanned_linear, prefix, r);
+    }
   }
   template <class Pipe>
   __device__ __forceinline__ void store(Pipe &pipe, int s, typename P::Out *out, const LookbackTilePlace<P, Plan> &at,

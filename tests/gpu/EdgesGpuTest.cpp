@@ -1571,6 +1571,17 @@ TEST(Edges, PackedLanesPublishedInParts) {
       "sum i32[100001,8] dim=0 mask",
       "prod i32[90001,8] dim=0 reverse",
       "prod f64[70001,8] dim=0 mask",
+      // Narrower integers into i64 x 8 (one block an SM of 31 items: their
+      // results, wider than the input, land on other threads' items in the
+      // stage, so the items are scanned again before the look-back's block
+      // barrier), and outputs narrower than the input.
+      "sum u8[200001,8] dim=0 mask reverse",
+      "sum i16[150000,8] dim=0 exclusive",
+      "prod i8[100003,8] dim=0",
+      "sum bool[120000,8] dim=0 reverse exclusive",
+      "sum i32[90001,8] dim=0 mask reverse exclusive",
+      "sum f64[100003,8] dim=0 out=f32",
+      "max f32[90001,16] dim=0 mask out=f16",
   };
   for (const std::string &s : specs) {
     KernelPlan plan;
@@ -1586,8 +1597,9 @@ TEST(Edges, PackedLanesPublishedInParts) {
 
 TEST(Edges, WideLanesInUnevenParts) {
   // Groups of 33-64 bytes of accumulators that no lane threads tile a warp
-  // for (8-byte ones of 5-7 lanes; narrower integers summed into i64 x 8,
-  // a lane a thread; 4-byte ones of 9-15 lanes): staged Lanes items (8-byte
+  // for (8-byte ones of 5-7 lanes; narrower integers summed into i64 x 8
+  // with lane threads tuned off, as untimed archs plan them; 4-byte ones of
+  // 9-15 lanes): staged Lanes items (8-byte
   // ones unmasked, but integer products, at up to 280 bytes a thread),
   // published in two parts of at most 32 bytes, the last padded where the
   // lanes do not divide evenly (x 5: 3 + 2 and a padding lane; f32 x 9:
@@ -1602,7 +1614,7 @@ TEST(Edges, WideLanesInUnevenParts) {
       {"occupancy=1,items=5", "min f64[3,40001,6] dim=1"},
       {"occupancy=1,items=5", "sum i32[120001,6] dim=0 mask reverse exclusive"},
       {"occupancy=1,items=5", "prod i16[100003,5] dim=0"},
-      {"occupancy=1,items=3", "sum u8[150001,8] dim=0 mask"},
+      {"occupancy=1,items=3,lane_threads=0", "sum u8[150001,8] dim=0 mask"},
       {"occupancy=1,items=5", "sum bool[100000,7] dim=0 reverse"},
       {"occupancy=1,items=5", "sum f64[200003,6] dim=0 exclusive"},
       {"occupancy=1,items=3", "min i64[200001,7] dim=0 mask reverse"},

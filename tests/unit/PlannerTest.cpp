@@ -1,6 +1,7 @@
 // Planner choices on representative shapes: family, normalization, sizes.
 #include "TestSpecs.h"
 
+#include "compiler/ArchPolicy.h"
 #include "compiler/Planner.h"
 #include "compiler/PlannerPolicy.h"
 
@@ -1968,10 +1969,10 @@ TEST(Planner, NarrowColumnsOnTheGridArePacked) {
   EXPECT_EQ(planKernel(mustParse("logsumexp f32[1048576,4] dim=0"), {}, Target{80}).packedLanes, 0); // (no bulk copies)
   // Groups of 33-64 bytes that no lane threads tile a warp for publish in
   // two parts of at most 32 bytes, the last padded (8-byte accumulators of
-  // 5-7 lanes, narrower integers summed into i64 x 8, 4-byte ones of 9-15
+  // 5-7 lanes, narrower integers summed into i64 x 5-7, 4-byte ones of 9-15
   // lanes): staged Lanes items where many tiles take one block an SM.
   for (const char *text : {"sum f64[1048576,5] dim=0", "max i64[1048576,7] dim=0 mask", "sum i32[1048576,6] dim=0",
-                           "sum u8[1048576,8] dim=0", "sum f32[1048576,12] dim=0", "max f16[1048576,9] dim=0 mask",
+                           "sum u8[1198372,7] dim=0", "sum f32[1048576,12] dim=0", "max f16[1048576,9] dim=0 mask",
                            "min i32[1048576,13] dim=0", "prod bf16[1048576,11] dim=0"}) {
     const KernelPlan p = plan(text);
     EXPECT_GE(p.stages, 3) << text;
@@ -2067,14 +2068,14 @@ TEST(Planner, SixteenLanesPublishInParts) {
 
 // Lane threads of 32-byte groups (8 lanes of 4-byte accumulators) on the
 // grid take one block an SM of 31 items (masked 29 of 4-byte elements,
-// else 23, and 23 for i32 sums and products into i64) from 262144 packed
+// else 23, and 31 for i32 sums and products into i64) from 262144 packed
 // items on; fewer items (too few tiles for the SMs) and shifted stages keep
 // the smaller blocks (ColumnPolicy::kLaneThreadOneBlock*).
 TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   const std::pair<const char *, int> cases[] = {
       {"sum f32[262144,8] dim=0", 31},        {"max u8[8388608,8] dim=0", 31},
       {"max i16[4194304,8] dim=0 reverse", 31}, {"max f32[36,39292,8] dim=1 reverse", 31},
-      {"sum f32[4194304,8] dim=0 mask", 29},  {"prod i32[4194304,8] dim=0", 23},
+      {"sum f32[4194304,8] dim=0 mask", 29},  {"prod i32[4194304,8] dim=0", 31},
       {"max i16[4194304,8] dim=0 mask", 23}};
   for (const auto &[text, items] : cases) {
     const KernelPlan p = plan(text);
@@ -2108,6 +2109,50 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   EXPECT_EQ(smallBlocks.minBlocksPerSm, 2);
   EXPECT_EQ(fewTiles.laneWidth, 4);
   EXPECT_EQ(fewTiles.items, 23);
+}
+
+// Every op and dtype over 2-16 narrow columns of 16M elements, masked or
+// not, plans within each arch's shared memory a block: unpacked lanes'
+// stages once left out the mask's byte, and 234 of these took more than
+// sm_75's 64 KB (sum f32[2097152,8] dim=0 mask: 73792 bytes).
+TEST(Planner, NarrowColumnsFitEveryArchsSharedMemory) {
+  const char *ops[] = {"sum", "prod", "max", "min", "logsumexp"};
+  const char *dtypes[] = {"f32", "f16", "bf16", "f64", "u8", "i8", "i16", "i32", "i64", "bool"};
+  for (int sm : {75, 80, 86, 90, 100, 120}) {
+    const int64_t most = archPolicy(Target{sm}).maxDynamicSharedBytes;
+    for (const char *op : ops)
+      for (int d = 0; d < 10; ++d) {
+        if (std::string(op) == "logsumexp" && d >= 4) // (floats only)
+          continue;
+        for (int c = 2; c <= 16; ++c)
+          for (const char *mask : {"", " mask"}) {
+            const std::string text = std::string(op) + " " + dtypes[d] + "[" + std::to_string((1 << 24) / c) + "," +
+                                     std::to_string(c) + "] dim=0" + mask;
+            EXPECT_LE(planKernel(mustParse(text), {}, Target{sm}).sharedBytes, most) << text << " on sm_" << sm;
+          }
+      }
+  }
+}
+
+// Narrower integers summed or multiplied into i64 x 8 (64-byte groups,
+// published in two parts) take lane threads on the timed arch: one block
+// an SM of 31 items, masked, shifted and wider than the input (i32) too.
+// Untimed archs keep their plans (sm_100: unpacked).
+TEST(Planner, WidenedGroupsInPartsTakeLaneThreadsOfWideItems) {
+  PlanTuning offGrid;
+  offGrid.offGrid = 1;
+  for (const char *text : {"sum u8[1048576,8] dim=0", "sum i16[2097152,8] dim=0 mask reverse",
+                           "prod i8[1048576,8] dim=0 exclusive", "sum bool[1048576,8] dim=0",
+                           "sum i32[2097152,8] dim=0 mask"}) {
+    for (const KernelPlan &p : {plan(text), planKernel(mustParse(text), offGrid)}) {
+      EXPECT_EQ(p.packedLanes, 8) << text;
+      EXPECT_TRUE(p.laneThreads) << text;
+      EXPECT_EQ(p.items, 31) << text;
+      EXPECT_EQ(p.minBlocksPerSm, 1) << text;
+      EXPECT_GE(p.stages, 3) << text;
+    }
+  }
+  EXPECT_FALSE(planKernel(mustParse("sum u8[1048576,8] dim=0"), {}, Target{100}).laneThreads);
 }
 
 // On the timed arch, four 2-byte lanes (staged Lanes items shifted and
