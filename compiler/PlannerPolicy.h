@@ -876,13 +876,21 @@ struct ColumnPolicy {
   // [4194304,8] 1.33 / 1.20, max f32[2097152,8] reverse 1.45 / 1.32, max
   // u8[1048576,16] 2.39 / 2.10; shifted, min i8[4194304,16] @1 2.45 / 1.88
   // against 17 items; BENCHMARKS.md, seventieth pass). sm_90 spills none
-  // on the grid (137-233 registers), but for sums and products of narrower
-  // integers into 8-byte ones (prod i32 x 8: 24 stores; they keep 23), nor
-  // in shifted stages of byte words and items of at most 8 bytes of
-  // accumulators narrower than 8 bytes (244-251 registers; 16-byte items of
-  // 2-byte lanes spilled 468-556 stores, prod i64 x 8 reverse exclusive 16:
-  // they keep 17). With a mask, 31 items' three stages exceed the SM's
-  // shared memory.
+  // on the grid (137-246 registers), nor in shifted stages of byte words
+  // and items of at most 8 bytes of accumulators narrower than 8 bytes
+  // (244-251 registers; 16-byte items of 2-byte lanes spilled 468-556
+  // stores, prod i64 x 8 reverse exclusive 16: they keep 17). With a mask,
+  // 31 items' three stages exceed the SM's shared memory, but for narrower
+  // integers summed or multiplied into i64 x 8, whose narrow input's fit
+  // (214672 bytes): they take 31 items in every placement. Once they held
+  // their items' scans across the next tile's (the output wider than the
+  // input kept them off the stage: prod i32 x 8 spilled 24 stores at 31);
+  // scanned again from the stage, on the grid they spill none (194-246
+  // registers); shifted, products still spill 24-36 stores yet gained
+  // (H200, x copy, A/B against Lanes items: sum i16[2097152,8] dim=0 2.89
+  // -> 1.88, @1 2.88 -> 2.11, prod i16 @1 2.97 -> 2.03, sum
+  // i32[2097152,8] 2.07 -> 1.73, @1 2.64 -> 1.76; BENCHMARKS.md,
+  // eighty-fourth pass).
   static constexpr int kLaneThreadOneBlockWideItems = 31;
   // Masked 4- and 8-byte elements (the kinds timed), 29 items: three stages of
   // input and mask still fit sm_90's SM (f32 x 16: 223 of 227 KB). H200,
