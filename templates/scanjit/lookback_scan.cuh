@@ -652,12 +652,17 @@ template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
   // the stage (held, 4 lanes of 2-byte elements spilled 56-232 stores; 8
   // bytes held ran 3-4% faster than reloaded: BENCHMARKS.md), which needs
   // their stage unshifted, and each thread's results to land on its own
-  // items in the stage, or the scan again before the look-back's block
-  // barrier where a wider output moves them (kRescanEarly: one tile late).
+  // items in the stage, or, for narrower inputs into 8-byte accumulators
+  // (widened integer sums: prod i32 x 8 of 31 items spilled 24 stores
+  // held), the scan again before the look-back's block barrier, as a wider
+  // output lands on other threads' items (kRescanEarly: one tile late;
+  // other outputs wider or narrower than the input ran 3-5% faster held,
+  // f16 x 16 out=f32, f32 x 16 out=f16: BENCHMARKS.md, eighty-fourth pass).
   typedef LookbackStages<P, Plan> Stages;
   static constexpr bool kSameWidth = sizeof(typename P::In) == sizeof(typename P::Out);
-  static constexpr bool kReload = Stages::kCanStageOutput && !Stages::kShiftedStages &&
-                                  (kSameWidth || Plan::kLookbackSlack <= 1) &&
+  static constexpr bool kWidened = sizeof(typename P::In) < sizeof(typename P::Out) &&
+                                   sizeof(typename P::Unpacked::Acc) == 8 && Plan::kLookbackSlack <= 1;
+  static constexpr bool kReload = Stages::kCanStageOutput && !Stages::kShiftedStages && (kSameWidth || kWidened) &&
                                   (Plan::kLaneWidth * sizeof(typename P::Unpacked::Acc) > 8 ||
                                    PublishedParts<typename P::Acc>::kParts > 1);
   static constexpr bool kRescanEarly = kReload && !kSameWidth;

@@ -1574,7 +1574,7 @@ TEST(Edges, PackedLanesPublishedInParts) {
       // Narrower integers into i64 x 8 (one block an SM of 31 items: their
       // results, wider than the input, land on other threads' items in the
       // stage, so the items are scanned again before the look-back's block
-      // barrier), and outputs narrower than the input.
+      // barrier), and outputs narrower than the input (their scans held).
       "sum u8[200001,8] dim=0 mask reverse",
       "sum i16[150000,8] dim=0 exclusive",
       "prod i8[100003,8] dim=0",
