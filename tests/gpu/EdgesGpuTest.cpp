@@ -1305,8 +1305,10 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
   // shared memory (lookback_lanes.cuh). No stages, any alignment: costly
   // combines, and in problems of too few tiles for one block an SM, groups
   // of 33-64 bytes of accumulators that no lane threads tile a warp for
-  // (f32 x 9-15, f64 x 5-7, byte sums x 8; many tiles pack them:
-  // WideLanesInUnevenParts). (Log-sum-exp lanes that tile a warp are packed:
+  // (f32 x 9-15, f64 x 5-7; many tiles pack them: WideLanesInUnevenParts).
+  // Byte sums x 8, once among them, take packed lane threads on the timed
+  // arch, few tiles too (checked here as such, and in
+  // PackedLanesPublishedInParts). (Log-sum-exp lanes that tile a warp are packed:
   // LogSumExpLanesAThreadALane; cheap combines of narrower groups too:
   // the next test; groups in parts: PackedLanesPublishedInParts. A view
   // with no contiguous dim at a stride of 16 bytes or less stages its dense
@@ -1321,9 +1323,13 @@ TEST(Edges, NarrowColumnsAreLinesOfTheLookback) {
       "sum f32[80000,10] dim=0",                "sum u8[200000,8] dim=0 mask",
       "min f32[100001,15] dim=0 mask exclusive",
   };
+  const std::string byteSums = "sum u8[200000,8] dim=0 mask";
   for (const std::string &s : specs)
-    if (s.find("strides") == std::string::npos)
+    if (s.find("strides") == std::string::npos && s != byteSums)
       expectUnstagedLookback(s);
+  KernelPlan packed;
+  ASSERT_TRUE(planOf(byteSums, packed));
+  EXPECT_TRUE(packed.laneThreads && packed.packedLanes == 8 && packed.stages >= 3) << byteSums;
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, {offsets(1, 3, 2)});
 }
