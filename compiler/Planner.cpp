@@ -1140,8 +1140,9 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
                                       64, threads));
   // (That budget leaves out the mask's byte an element: at 64 threads,
   // masked wide lanes took more than sm_75's 64 KB, max i32[3355443,5]
-  // mask 69184 bytes. Fewer items where the arch's limit says so.)
-  while (lanes > 1 && !tuning.items && items > 1 &&
+  // mask 69184 bytes. Fewer items where the arch's limit says so; a tuned
+  // block or tile keeps its size, and its error if it does not fit.)
+  while (lanes > 1 && !tuning.threads && !tuning.items && items > 1 &&
          lanesSharedBytes(spec, int64_t(threads) * items * lanes) > arch.maxDynamicSharedBytes)
     --items;
   planLookback(arch, spec, tuning, plan, rows, threads, items, /*contiguousRows=*/false);
