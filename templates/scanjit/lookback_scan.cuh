@@ -661,8 +661,9 @@ template <class P, class Plan> struct PipelinedTiles<P, Plan, true> {
   typedef LookbackStages<P, Plan> Stages;
   static constexpr bool kSameWidth = sizeof(typename P::In) == sizeof(typename P::Out);
   static constexpr bool kWidened = sizeof(typename P::In) < sizeof(typename P::Out) &&
-                                   sizeof(typename P::Unpacked::Acc) == 8 && Plan::kLookbackSlack <= 1;
-  static constexpr bool kReload = Stages::kCanStageOutput && !Stages::kShiftedStages && (kSameWidth || kWidened) &&
+                                   sizeof(typename P::Unpacked::Acc) == 8;
+  static constexpr bool kReload = Stages::kCanStageOutput && !Stages::kShiftedStages &&
+                                  (kSameWidth || (kWidened && Plan::kLookbackSlack <= 1)) &&
                                   (Plan::kLaneWidth * sizeof(typename P::Unpacked::Acc) > 8 ||
                                    PublishedParts<typename P::Acc>::kParts > 1);
   static constexpr bool kRescanEarly = kReload && !kSameWidth;

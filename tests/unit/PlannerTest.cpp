@@ -2116,18 +2116,16 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
 // stages once left out the mask's byte, and 234 of these took more than
 // sm_75's 64 KB (sum f32[2097152,8] dim=0 mask: 73792 bytes).
 TEST(Planner, NarrowColumnsFitEveryArchsSharedMemory) {
-  const char *ops[] = {"sum", "prod", "max", "min", "logsumexp"};
-  const char *dtypes[] = {"f32", "f16", "bf16", "f64", "u8", "i8", "i16", "i32", "i64", "bool"};
   for (int sm : {75, 80, 86, 90, 100, 120}) {
     const int64_t most = archPolicy(Target{sm}).maxDynamicSharedBytes;
-    for (const char *op : ops)
-      for (int d = 0; d < 10; ++d) {
-        if (std::string(op) == "logsumexp" && d >= 4) // (floats only)
+    for (ScanOp op : kAllOps)
+      for (DType t : kAllDTypes) {
+        if (op == ScanOp::LogSumExp && !isFloating(t))
           continue;
         for (int c = 2; c <= 16; ++c)
           for (const char *mask : {"", " mask"}) {
-            const std::string text = std::string(op) + " " + dtypes[d] + "[" + std::to_string((1 << 24) / c) + "," +
-                                     std::to_string(c) + "] dim=0" + mask;
+            const std::string text = opName(op).str() + " " + dtypeName(t).str() + "[" +
+                                     std::to_string((1 << 24) / c) + "," + std::to_string(c) + "] dim=0" + mask;
             EXPECT_LE(planKernel(mustParse(text), {}, Target{sm}).sharedBytes, most) << text << " on sm_" << sm;
           }
       }
