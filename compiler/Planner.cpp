@@ -1016,8 +1016,18 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     const bool partsTakeLaneThreads =
         inParts && (width > 1 || dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes ||
                     (widening && arch.timed));
+    // The packed row's items (every line's).
+    const int64_t packedItems = plan.geometry.scan.size * (rows / packed);
+    // (Narrower integers widened into whole groups of 32 bytes, i64 x 4, on
+    // the grid and in many tiles take them too, in one block an SM of 31
+    // items below: ColumnPolicy::kLaneThreadOneBlockWideItems.)
+    const bool wideGroupTakesLaneThreads =
+        widening && arch.timed && !inParts && !shifted &&
+        packedGroupBytes(spec, packed) >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes &&
+        packedItems >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems;
     plan.laneThreads =
-        pickFlag(tuning.laneThreads, partsTakeLaneThreads || laneThreadsPay(spec, packed, width, shifted)) &&
+        pickFlag(tuning.laneThreads,
+                 partsTakeLaneThreads || wideGroupTakesLaneThreads || laneThreadsPay(spec, packed, width, shifted)) &&
         32 % (packed / width) == 0; // (whole groups of threads tile a warp)
     plan.laneWidth = plan.laneThreads ? width : 1;
     // A group in parts as Lanes items (33-64 bytes an item) packs in one
@@ -1046,8 +1056,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
       threads = pick(tuning.threads, packedLanesThreads(spec, packed, threads));
       items = pick(tuning.items, stagedPackedLanesItems(arch, spec, threads, packed, shifted));
     }
-    // The packed row's items (every line's) and the tiles a plan makes of them.
-    const int64_t packedItems = plan.geometry.scan.size * (rows / packed);
+    // The tiles a plan makes of the packed row's items.
     auto tilesOf = [&](const KernelPlan &p) { return ceilDiv(packedItems, lookbackTileItems(p)); };
     // Lane threads of groups in parts, and of 32-byte groups on the grid in
     // problems of many tiles: one block an SM of large tiles where its

@@ -890,7 +890,12 @@ struct ColumnPolicy {
   // (H200, x copy, A/B against Lanes items: sum i16[2097152,8] dim=0 2.89
   // -> 1.88, @1 2.88 -> 2.11, prod i16 @1 2.97 -> 2.03, sum
   // i32[2097152,8] 2.07 -> 1.73, @1 2.64 -> 1.76; BENCHMARKS.md,
-  // eighty-fourth pass).
+  // eighty-fourth pass). So do those widened into i64 x 4 (32-byte groups,
+  // not in parts) on the grid, from kLaneThreadOneBlockMinItems packed
+  // items, where Lanes items held 7 (sum u8[8388608,4] 1.89 -> 1.63, i32
+  // [4194304,4] 1.53 -> 1.38, prod i16 2.06 -> 1.75, u8 masked 1.78 ->
+  // 1.61; 27 items 1.80, 23 items 2.06); shifted they lost (u8 @3 1.80 ->
+  // 3.82: the shifted stage holds its scans; eighty-fifth pass).
   static constexpr int kLaneThreadOneBlockWideItems = 31;
   // Masked 4- and 8-byte elements (the kinds timed), 29 items: three stages of
   // input and mask still fit sm_90's SM (f32 x 16: 223 of 227 KB). H200,

@@ -1601,6 +1601,29 @@ TEST(Edges, PackedLanesPublishedInParts) {
   expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
 }
 
+TEST(Edges, WidenedGroupsOfFourTakeLaneThreads) {
+  // Narrower integers summed or multiplied into i64 x 4 (whole groups of
+  // 32 bytes) in many packed items: on the grid, one block an SM of lane
+  // threads whose results, wider than the input, land on other threads'
+  // items in the stage (scanned again before the look-back's block
+  // barrier); off the grid, staged Lanes items. Masks, both directions,
+  // exclusive, lines of a 3-D tensor, odd lengths, at four placements.
+  const std::vector<std::string> specs = {
+      "sum u8[262147,4] dim=0 mask reverse",   "sum i16[300001,4] dim=0 exclusive",
+      "prod i8[262144,4] dim=0",               "sum bool[270001,4] dim=0 reverse exclusive",
+      "sum i32[262151,4] dim=0 mask",          "prod i16[2,140000,4] dim=1 mask reverse",
+  };
+  for (const std::string &s : specs) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.packedLanes, 4) << s;
+    EXPECT_TRUE(plan.laneThreads) << s;
+    EXPECT_EQ(plan.items, 31) << s;
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
+}
+
 TEST(Edges, WideLanesInUnevenParts) {
   // Groups of 33-64 bytes of accumulators that no lane threads tile a warp
   // for (8-byte ones of 5-7 lanes; narrower integers summed into i64 x 8

@@ -2153,6 +2153,34 @@ TEST(Planner, WidenedGroupsInPartsTakeLaneThreadsOfWideItems) {
   EXPECT_FALSE(planKernel(mustParse("sum u8[1048576,8] dim=0"), {}, Target{100}).laneThreads);
 }
 
+// Narrower integers summed or multiplied into i64 x 4 (whole 32-byte
+// groups) take the same lane threads on the timed arch where they lie on
+// the grid in many packed items (ColumnPolicy::kLaneThreadOneBlockMinItems).
+// Shifted stages, fewer items and untimed archs keep staged Lanes items.
+TEST(Planner, WidenedGroupsOfFourTakeLaneThreadsOnTheGrid) {
+  for (const char *text : {"sum u8[8388608,4] dim=0", "sum i16[4194304,4] dim=0", "prod i8[1048576,4] dim=0 exclusive",
+                           "sum bool[262144,4] dim=0 reverse", "sum i32[4194304,4] dim=0 mask",
+                           "prod i16[3,100000,4] dim=1 mask reverse"}) {
+    const KernelPlan p = plan(text);
+    EXPECT_EQ(p.packedLanes, 4) << text;
+    EXPECT_TRUE(p.laneThreads) << text;
+    EXPECT_EQ(p.laneWidth, 1) << text;
+    EXPECT_EQ(p.items, 31) << text;
+    EXPECT_EQ(p.minBlocksPerSm, 1) << text;
+    EXPECT_GE(p.stages, 3) << text;
+  }
+  PlanTuning offGrid;
+  offGrid.offGrid = 1;
+  const ScanSpec many = mustParse("sum u8[8388608,4] dim=0");
+  for (const KernelPlan &p : {planKernel(many, offGrid), planKernel(many, {}, Target{100}), plan("sum u8[262143,4] dim=0"),
+                              plan("max u8[8388608,4] dim=0 exclusive")}) {
+    EXPECT_EQ(p.packedLanes, 4);
+    EXPECT_LT(p.items, 31);
+  }
+  EXPECT_FALSE(planKernel(many, offGrid).laneThreads);
+  EXPECT_FALSE(planKernel(many, {}, Target{100}).laneThreads);
+}
+
 // On the timed arch, four 2-byte lanes (staged Lanes items shifted and
 // unmasked or on the grid and masked; lane threads on the grid unmasked),
 // five 4-byte lanes on the grid, u8/i8 pairs and masked u8/i8 words of four
@@ -2177,7 +2205,7 @@ TEST(Planner, PackedLanesTakeOneBlockOfMoreItems) {
       {"sum u8[16777216,2] dim=0", false, false, 17},       {"prod i8[8388608,2] dim=0 mask", false, false, 15},
       {"sum f32[2796202,6] dim=0", false, false, 11},       {"sum f32[2796202,6] dim=0 mask", false, false, 9},
       {"max i32[2396745,7] dim=0", false, false, 9},        {"max i32[2396745,7] dim=0 mask", false, false, 7},
-      {"sum i16[4194304,4] dim=0", false, false, 7},        {"prod i64[4194304,4] dim=0", false, false, 7},
+      {"sum i16[4194304,4] dim=0", true, false, 7},         {"prod i64[4194304,4] dim=0", false, false, 7},
       {"sum f64[5592405,3] dim=0", false, false, 11},       {"sum f32[2796202,6] dim=0", true, false, 11},
       {"sum f32[3355443,5] dim=0", true, false, 13},        {"max f32[699050,6] dim=0", false, false, 9}};
   for (const auto &[text, shifted, laneThreads, items] : wide) {
@@ -2274,9 +2302,9 @@ TEST(Planner, PackedLanesOfWordsTakeAThreadALane) {
                            "sum f16[8388608,2] dim=0",      // 2-byte elements, not a whole word
                            "sum f16[8388608,4] dim=0 mask", // a thread's whole item: a mask, 16 bytes of accumulators
                            "sum bf16[2097152,6] dim=0",     // 6 lanes: no whole words
-                           "sum u8[500000,4] dim=0",        // 1-byte elements in 8-byte accumulators
+                           "sum u8[200000,4] dim=0",        // 1-byte elements in 8-byte accumulators, few items
                            "max u8[500000,3] dim=0",        // 3 byte lanes: no whole words
-                           "prod i32[2097152,4] dim=0",     // 32 bytes of 8-byte accumulators a group
+                           "prod i32[200000,4] dim=0",      // 32 bytes of 8-byte accumulators a group, few items
                            "max f64[1048576,4] dim=0"}) {
     KernelPlan p = plan(text);
     EXPECT_GT(p.packedLanes, 1) << text;
