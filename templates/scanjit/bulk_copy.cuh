@@ -13,7 +13,7 @@
 #define SCANJIT_BULK_COPY 0
 #endif
 // cp.async and mbarriers (sm_80 on): stages filled by word copies
-// (copy_word_async), where a plan asks for them.
+// (copy_word_async_to), where a plan asks for them.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define SCANJIT_ASYNC_COPY 1
 #else
@@ -137,20 +137,19 @@ __device__ __forceinline__ void copy_run_as_words(unsigned char *dst, const T *s
     *reinterpret_cast<T *>(dst + (at - lo)) = *reinterpret_cast<const T *>(at);
 }
 
-// One 16-byte word from 16-byte aligned global `word` to shared `dst`
+// One 16-byte word from 16-byte aligned global `word` to shared address `dst`
 // (16-byte aligned): cp.async, an address a thread (sm_80 on), so a warp
 // issues 32 at once where bulk copies of per-thread addresses go one lane
 // at a time. `policy`: an L2 policy from l2_evict_first(), used when
 // kEvictFirst. The copies complete on a barrier through
 // mbarrier_arrive_on_async_copies(), or cp_async_wait_all().
 template <bool kEvictFirst>
-__device__ __forceinline__ void copy_word_async(void *dst, const void *word, u64 policy) {
+__device__ __forceinline__ void copy_word_async_to(unsigned dst, const void *word, u64 policy) {
   if (kEvictFirst)
-    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(shared_address(dst)),
-                 "l"(word), "l"(policy)
+    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(dst), "l"(word), "l"(policy)
                  : "memory");
   else
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(dst)), "l"(word) : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(word) : "memory");
 }
 
 // This thread's arrival on the barrier's current phase (one of those it

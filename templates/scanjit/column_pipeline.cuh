@@ -46,32 +46,55 @@ namespace scanjit {
 // first row's place in its 16-byte word (as copy_run_as_words lands a row;
 // a pitch off the grid matches `step` modulo 16 bytes, so row r keeps its
 // own place in its word; one on the grid starts each row's first word), by
-// every thread of the block, a word at a time (copy_word_async). Words from
+// every thread of the block, a word at a time (copy_word_async_to). Words from
 // `safe_end` (the start of the tensor's last word, which may end past its
 // allocation) on are not copied whole: the row's elements there are stored
 // by this thread, and it returns true.
+// A thread takes words w = tid, tid + kThreads, ...: word j of row r, both
+// stepped by constants, so its row's address, the stage's place and the
+// bounds take a few 32-bit operations a word (dividing w each time, and
+// testing 64-bit bounds, took 34 instructions a 16-byte word, a third of
+// an aligned f32 panel's; ncu, H200). The tensor's last word is tested
+// only in a stage that reaches it.
 template <int kThreads, int kRowBytes, bool kEvictFirst, class T, class Index>
 __device__ __forceinline__ bool copy_stage_words(unsigned char *stage, const T *src, Index step, int count, int n,
                                                  u64 safe_end) {
   constexpr int kWords = kRowBytes / 16; // a row's words, at most (edges pitches: 16 to 31 bytes to spare)
+  constexpr int kRowsStep = kThreads / kWords, kWordStep = kThreads % kWords;
   // The first row's place in its word, when the pitch follows the tensor's
   // off the grid (on it, each row's place repeats the first's or is its own).
   const unsigned lead = kRowBytes % 16 ? unsigned(reinterpret_cast<u64>(src)) & 15u : 0u;
   const u64 policy = kEvictFirst ? l2_evict_first() : 0;
-  const int words = count * kWords;
+  const unsigned bytes = unsigned(n) * unsigned(sizeof(T)); // a row's
+  const unsigned stage_at = shared_address(stage);
+  // (Rows ascend in memory: the last row's end bounds the stage's.)
+  const bool reaches_end =
+      count > 0 && reinterpret_cast<u64>(src + Index(count - 1) * step) + bytes > safe_end; // (the block's alike)
+  int r = int(threadIdx.x) / kWords, j = int(threadIdx.x) % kWords;
+  const T *row = src + Index(r) * step;
   bool by_hand = false;
 #pragma unroll 4
-  for (int w = threadIdx.x; w < words; w += kThreads) {
-    const int r = w / kWords, j = w % kWords;
-    const u64 begin = reinterpret_cast<u64>(src + Index(r) * step), end = begin + u64(n) * sizeof(T);
-    const u64 word = (begin & ~u64(15)) + u64(j) * 16;
-    unsigned char *dst = stage + ((lead + unsigned(r * kRowBytes)) & ~15u) + j * 16;
-    if (word < end && word < safe_end) {
-      copy_word_async<kEvictFirst>(dst, reinterpret_cast<const void *>(word), policy);
-    } else if (word < end) { // the tensor's last word, rarely
-      for (u64 at = max(begin, word); at < end; at += sizeof(T))
-        *reinterpret_cast<T *>(dst + (at - word)) = *reinterpret_cast<const T *>(at);
-      by_hand = true;
+  while (r < count) {
+    const u64 begin = reinterpret_cast<u64>(row);
+    const unsigned at = unsigned(begin) & 15u; // the row's place in its first word
+    const u64 word = (begin & ~u64(15)) + unsigned(j) * 16u;
+    const unsigned place = ((lead + unsigned(r * kRowBytes)) & ~15u) + unsigned(j) * 16u;
+    if (unsigned(j) * 16u < at + bytes) { // the word holds some of the row
+      if (!reaches_end || word < safe_end) {
+        copy_word_async_to<kEvictFirst>(stage_at + place, reinterpret_cast<const void *>(word), policy);
+      } else { // the tensor's last word, rarely
+        for (u64 e = max(begin, word); e < begin + bytes; e += sizeof(T))
+          *reinterpret_cast<T *>(stage + place + (e - word)) = *reinterpret_cast<const T *>(e);
+        by_hand = true;
+      }
+    }
+    r += kRowsStep;
+    row += Index(kRowsStep) * step;
+    j += kWordStep;
+    if (kWordStep != 0 && j >= kWords) {
+      j -= kWords;
+      ++r;
+      row += step;
     }
   }
   return by_hand;
@@ -278,6 +301,14 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   const int my = int(threadIdx.x % (T / G)) * V; // this thread's first column in the panel
   const int group = int(threadIdx.x / (T / G));
   const Index valid = Index(panel_elems - my);
+  // Where the output's pitch keeps a thread's columns of every row on their
+  // vector's grid, the first row's place decides whether all leave as one
+  // vector, once: the scan loop is compiled for each answer. (Tested a row
+  // at a time, both stores issued, predicated, and with the test they took
+  // a third of an aligned f32 panel's scan pass; ncu, H200.)
+  constexpr bool kVersionedStores = V > 1 && Scan::kOut * sizeof(typename P::Out) % (V * sizeof(typename P::Out)) == 0;
+  const bool out_vectors =
+      kVersionedStores && valid >= V && VectorAccess<typename P::Out, V>::is_aligned(out + o.out + my);
   Acc carry[V];
 #pragma unroll
   for (int v = 0; v < V; ++v)
@@ -479,7 +510,9 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
 #pragma unroll
     for (int v = 0; v < V; ++v)
       line[v] = Run::of(run[v]);
-    auto scan_row = [&](int i, const Acc (&x)[V]) {
+    // (vectors: every row's results leave as one vector; a constant where
+    // the lambdas are inlined, so each call below compiles its own loop.)
+    auto scan_row = [&](int i, const Acc (&x)[V], bool vectors) {
       const int r = P::kReverse ? count - 1 - i : i;
       const Index row = first + Index(r);
       Acc res[V];
@@ -489,24 +522,35 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         line[v] = Run::step(line[v], x[v]);
         res[v] = Run::value(P::kExclusive ? before : line[v]);
       }
-      if (store)
-        store_converted<P, V, 1>(out + o.out + row * Index(Scan::kOut) + my, valid, res);
+      typename P::Out *dst = out + o.out + row * Index(Scan::kOut) + my;
+      if (store) {
+        if (vectors)
+          store_converted_vector<P, V>(dst, res);
+        else
+          store_converted<P, V, 1>(dst, valid, res);
+      }
     };
     // Several groups (or a resident piece) total the rows without a scan;
     // one group scans to total.
     const bool scan = (G == 1 && !kResident) || store;
-    if (whole && scan) {
+    auto scan_slice = [&](bool vectors) {
+      if (whole && scan) {
 #pragma unroll
-      for (int i = 0; i < kSlice; ++i)
-        scan_row(lo + i, xs[i]);
-    } else if (valid > 0 && scan) {
+        for (int i = 0; i < kSlice; ++i)
+          scan_row(lo + i, xs[i], vectors);
+      } else if (valid > 0 && scan) {
 #pragma unroll kRowsAhead
-      for (int i = lo; i < hi; ++i) {
-        Acc x[V];
-        lifted(s, first, count, i, x);
-        scan_row(i, x);
+        for (int i = lo; i < hi; ++i) {
+          Acc x[V];
+          lifted(s, first, count, i, x);
+          scan_row(i, x, vectors);
+        }
       }
-    }
+    };
+    if (kVersionedStores && out_vectors)
+      scan_slice(true);
+    else
+      scan_slice(false);
     if constexpr (G == 1 && !kResident) {
 #pragma unroll
       for (int v = 0; v < V; ++v)

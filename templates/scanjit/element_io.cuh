@@ -71,6 +71,16 @@ __device__ __forceinline__ void load_lifted(const typename P::In *in, const u8 *
   }
 }
 
+// N results stored as one vector at `out`, known to be aligned to it.
+template <class P, int N>
+__device__ __forceinline__ void store_converted_vector(typename P::Out *out, const typename P::Acc (&r)[N]) {
+  typename P::Out v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    v[j] = Convert<typename P::Out>::store(r[j]);
+  VectorAccess<typename P::Out, N>::store(out, v);
+}
+
 template <class P, int N, long long kStrideOut, class Index>
 __device__ __forceinline__ void store_converted(typename P::Out *out, Index valid,
                                                 const typename P::Acc (&r)[N]) {
