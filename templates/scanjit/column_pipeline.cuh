@@ -305,8 +305,12 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // vector's grid, the first row's place decides whether all leave as one
   // vector, once: the scan loop is compiled for each answer. (Tested a row
   // at a time, both stores issued, predicated, and with the test they took
-  // a third of an aligned f32 panel's scan pass; ncu, H200.)
-  constexpr bool kVersionedStores = V > 1 && Scan::kOut * sizeof(typename P::Out) % (V * sizeof(typename P::Out)) == 0;
+  // a third of an aligned f32 panel's scan pass; ncu, H200.) Not for
+  // 1-byte elements summed into 8 bytes, whose whole slices already hold 96
+  // registers of values: a second scan loop spilled 92 stores against 60
+  // (sum i8[4,5003,150] dim=1 mask, sm_90).
+  constexpr bool kVersionedStores = V > 1 && !(sizeof(In) == 1 && sizeof(Acc) == 8) &&
+                                    Scan::kOut * sizeof(typename P::Out) % (V * sizeof(typename P::Out)) == 0;
   const bool out_vectors =
       kVersionedStores && valid >= V && VectorAccess<typename P::Out, V>::is_aligned(out + o.out + my);
   Acc carry[V];
