@@ -89,7 +89,11 @@ if want tests; then
   grep -v "^\[ case " "$logs/gpu-tests.log" | grep -E "Failure|FAILED|error|^\[==|PASSED|SKIPPED" | tail -40
   if [ $rc -ne 0 ]; then
     status=1
-    [ $rc -eq 124 ] && echo "GPU tests timed out; last case started: $(grep '^\[ case ' "$logs/gpu-tests.log" | tail -1)"
+    # (Assertion failures print as they happen, above; a timeout also says
+    # how far the run got, since gtest's summary never comes.)
+    [ $rc -eq 124 ] && echo "GPU tests timed out after $(grep -c '^\[       OK \]' "$logs/gpu-tests.log") passed," \
+      "$(grep -c '^\[  FAILED  \] [A-Za-z]' "$logs/gpu-tests.log") failed and $(grep -c '^\[  SKIPPED \] [A-Za-z]' \
+      "$logs/gpu-tests.log") skipped; last case started: $(grep '^\[ case ' "$logs/gpu-tests.log" | tail -1)"
   fi
 fi
 if want demo; then
