@@ -1016,15 +1016,16 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     const bool partsTakeLaneThreads =
         inParts && (width > 1 || dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes ||
                     (widening && arch.timed));
-    // The packed row's items (every line's).
+    // The packed row's items (every line's), and whether they are groups of
+    // 32 bytes or more on the grid in problems of many tiles.
     const int64_t packedItems = plan.geometry.scan.size * (rows / packed);
-    // (Narrower integers widened into whole groups of 32 bytes, i64 x 4, on
-    // the grid and in many tiles take them too, in one block an SM of 31
-    // items below: ColumnPolicy::kLaneThreadOneBlockWideItems.)
-    const bool wideGroupTakesLaneThreads =
-        widening && arch.timed && !inParts && !shifted &&
-        packedGroupBytes(spec, packed) >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes &&
+    const bool manyWideGroupsOnTheGrid =
+        packedGroupBytes(spec, packed) >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes && !shifted &&
         packedItems >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems;
+    // (Narrower integers widened into whole groups of 32 bytes, i64 x 4,
+    // take them there too, in one block an SM of 31 items below:
+    // ColumnPolicy::kLaneThreadOneBlockWideItems.)
+    const bool wideGroupTakesLaneThreads = widening && arch.timed && !inParts && manyWideGroupsOnTheGrid;
     plan.laneThreads =
         pickFlag(tuning.laneThreads,
                  partsTakeLaneThreads || wideGroupTakesLaneThreads || laneThreadsPay(spec, packed, width, shifted)) &&
@@ -1062,9 +1063,7 @@ bool planLinesByLookback(const ArchPolicy &arch, const ScanSpec &spec, const Pla
     // problems of many tiles: one block an SM of large tiles where its
     // shared memory holds their stages (ColumnPolicy::kLaneThreadOneBlock*),
     // else the smaller blocks' plan.
-    const bool oneBlockGroup =
-        inParts || (packedGroupBytes(spec, packed) >= policy::ColumnPolicy::kLaneThreadOneBlockGroupBytes && !shifted &&
-                    packedItems >= policy::ColumnPolicy::kLaneThreadOneBlockMinItems);
+    const bool oneBlockGroup = inParts || manyWideGroupsOnTheGrid;
     // (Masked byte words of 8 lanes: 23 items' input and mask in three
     // stages exceed the SM's shared memory.)
     const bool byteWords = byteElements(spec) && plan.laneWidth == policy::ColumnPolicy::kLaneWordBytesOfByteMaxMin;

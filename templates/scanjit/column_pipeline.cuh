@@ -110,11 +110,13 @@ struct ColumnStages {
   // r pitches past its first row, wherever that lies in its word: the rows'
   // addresses are offsets known at compile time (a shift per row took 10
   // instructions of the ~19 that read a row of two f16 columns and a mask).
-  // Except 1-byte elements summed into 8 bytes: their whole slices of 24
-  // rows hold 96 registers of values, and with every row's offset known,
-  // ptxas hoists all their loads and spills (prod i8[4132,9971] dim=0); their
-  // pitches stay on the grid and each row finds its own place.
-  static constexpr bool kPitchFollowsTensor = kEdges && !(sizeof(In) == 1 && sizeof(typename P::Acc) == 8);
+  // Except 1-byte elements summed into 8 bytes (kWideByteSlices): their
+  // whole slices of 24 rows hold 96 registers of values, and with every
+  // row's offset known, ptxas hoists all their loads and spills (prod
+  // i8[4132,9971] dim=0); their pitches stay on the grid and each row finds
+  // its own place.
+  static constexpr bool kWideByteSlices = sizeof(In) == 1 && sizeof(typename P::Acc) == 8;
+  static constexpr bool kPitchFollowsTensor = kEdges && !kWideByteSlices;
   __host__ __device__ static constexpr int residue(unsigned long long bytes) {
     return kPitchFollowsTensor ? int(bytes & 15u) : 0;
   }
@@ -306,10 +308,10 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // vector, once: the scan loop is compiled for each answer. (Tested a row
   // at a time, both stores issued, predicated, and with the test they took
   // a third of an aligned f32 panel's scan pass; ncu, H200.) Not for
-  // 1-byte elements summed into 8 bytes, whose whole slices already hold 96
-  // registers of values: a second scan loop spilled 92 stores against 60
-  // (sum i8[4,5003,150] dim=1 mask, sm_90).
-  constexpr bool kVersionedStores = V > 1 && !(sizeof(In) == 1 && sizeof(Acc) == 8) &&
+  // Stages::kWideByteSlices, whose slices already hold 96 registers of
+  // values: a second scan loop spilled 92 stores against 60 (sum
+  // i8[4,5003,150] dim=1 mask, sm_90).
+  constexpr bool kVersionedStores = V > 1 && !Stages::kWideByteSlices &&
                                     Scan::kOut * sizeof(typename P::Out) % (V * sizeof(typename P::Out)) == 0;
   const bool out_vectors =
       kVersionedStores && valid >= V && VectorAccess<typename P::Out, V>::is_aligned(out + o.out + my);
@@ -526,8 +528,8 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         line[v] = Run::step(line[v], x[v]);
         res[v] = Run::value(P::kExclusive ? before : line[v]);
       }
-      typename P::Out *dst = out + o.out + row * Index(Scan::kOut) + my;
       if (store) {
+        typename P::Out *dst = out + o.out + row * Index(Scan::kOut) + my;
         if (vectors)
           store_converted_vector<P, V>(dst, res);
         else
@@ -551,7 +553,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         }
       }
     };
-    if (kVersionedStores && out_vectors)
+    if (out_vectors) // (false where kVersionedStores is)
       scan_slice(true);
     else
       scan_slice(false);
