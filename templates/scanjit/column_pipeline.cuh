@@ -190,11 +190,15 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // The piece's chunks (in scan order), passed over twice after the first
   // piece: sequence position q < totaling is the totaling pass. A stage
   // holds position q, or with resident pieces the q-th chunk of the pass.
-  const long long k_begin = piece * kPieceChunks, k_count = min(kChunks, k_begin + kPieceChunks) - k_begin;
-  const long long totaling = piece > 0 || kResident ? k_count : 0, sequence = totaling + k_count;
-  auto chunk_at = [&](long long q) { return k_begin + (q < totaling ? q : q - totaling); };
-  auto stage_at = [&](long long q) { return int(kResident ? chunk_at(q) - k_begin : q % S); };
-  const long long loads = kResident ? k_count : sequence; // chunks that go through a stage
+  // (Chunk counts in the plan's index type: a chunk's first row is an
+  // index. In 64 bits, q % S and the chunks' bounds took a 64-bit division
+  // and a dozen more instructions a stage.)
+  const Index k_begin = Index(piece) * Index(kPieceChunks);
+  const Index k_count = Index(min(kChunks, (long long)k_begin + kPieceChunks)) - k_begin;
+  const Index totaling = piece > 0 || kResident ? k_count : 0, sequence = totaling + k_count;
+  auto chunk_at = [&](Index q) { return k_begin + (q < totaling ? q : q - totaling); };
+  auto stage_at = [&](Index q) { return int(kResident ? chunk_at(q) - k_begin : q % Index(S)); };
+  const Index loads = kResident ? k_count : sequence; // chunks that go through a stage
   Offsets<Index> o = line_offsets<Index, typename P::Lines>(line);
   o.in += col0;
   o.out += col0;
@@ -202,13 +206,13 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   const int panel_elems = int(min((long long)kPanel, C - (long long)col0));
 
   // Chunk k (in scan order) covers rows [first, first + count) in memory order.
-  auto chunk_rows = [&](long long k, Index &first, int &count) {
-    const long long lo = k * R;
-    count = int(min((long long)R, L - lo));
+  auto chunk_rows = [&](Index k, Index &first, int &count) {
+    const Index lo = k * Index(R);
+    count = int(min(Index(R), Index(L) - lo));
     // (Reversed: L - lo - count, written so that it does not depend on the
     // min above: so, ptxas held reversed single-line panels off the grid at
     // 124-150 registers, one block an SM, against forward's 94; now 90-100.)
-    first = P::kReverse ? Index(max(L - lo - (long long)R, 0LL)) : Index(lo);
+    first = P::kReverse ? max(Index(L) - lo - Index(R), Index(0)) : lo;
   };
   // Edges plans: the start of the tensors' last 16-byte words, which are
   // not bulk-copied (copy_run_as_words), and a stage row's place in its
@@ -244,7 +248,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   // With word copies (Plan::kWordCopies), every thread instead copies its
   // share of the stage's 16-byte words (copy_stage_words), tracked on the
   // same barrier.
-  auto fill = [&](int s, long long k) {
+  auto fill = [&](int s, Index k) {
     Index first;
     int count;
     chunk_rows(k, first, count);
@@ -297,7 +301,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
   if (threadIdx.x == 0)
     mbarrier_init_fence();
   __syncthreads();
-  for (long long q = 0; q < S && q < loads; ++q)
+  for (Index q = 0; q < Index(S) && q < loads; ++q)
     fill(stage_at(q), chunk_at(q));
 
   const int my = int(threadIdx.x % (T / G)) * V; // this thread's first column in the panel
@@ -359,9 +363,9 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         }
     }
   };
-  for (long long q = 0; q < sequence; ++q) {
+  for (Index q = 0; q < sequence; ++q) {
     const int s = stage_at(q);
-    const long long k = chunk_at(q);
+    const Index k = chunk_at(q);
     if constexpr (kPieces > 1) {
       // Totaled (every group holds the same carry): group 0 publishes its
       // columns' totals, finds their prefix, publishes the inclusive one,
