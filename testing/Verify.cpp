@@ -161,4 +161,29 @@ VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *ma
   return report;
 }
 
+int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison) {
+  const size_t elemSize = dtypeSize(spec.out), before = size_t(offset) * elemSize;
+  for (size_t b = 0; b < before && b < buffer.size(); ++b)
+    if (buffer[b] != poison)
+      return int64_t(b);
+  const int64_t numel = spec.numel();
+  const int64_t extent = int64_t(buffer.size() / elemSize) - offset;
+  if (numel == 0 || extent <= numel || numel > kGapWalkElements)
+    return -1;
+  std::vector<bool> element(size_t(extent), false);
+  const int64_t step = spec.rank() == 0 ? 0 : spec.outStrides[spec.dim];
+  for (int64_t line = 0, lines = numLines(spec); line < lines; ++line) {
+    const int64_t base = lineOffsets(spec, line).out;
+    for (int64_t i = 0; i < spec.scanLength(); ++i)
+      element[size_t(base + i * step)] = true;
+  }
+  for (int64_t e = 0; e < extent; ++e) {
+    const size_t at = before + size_t(e) * elemSize;
+    for (size_t b = 0; !element[size_t(e)] && b < elemSize; ++b)
+      if (buffer[at + b] != poison)
+        return int64_t(at + b);
+  }
+  return -1;
+}
+
 } // namespace scanjit::detail

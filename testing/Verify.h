@@ -42,4 +42,13 @@ VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *ma
 /// The tolerance for one reference value (see above).
 double tolerance(const ScanSpec &spec, const ReferenceValue &ref);
 
+/// The first byte of an output buffer, filled with `poison` before the
+/// kernel ran and holding the tensor from element `offset` on, that lies
+/// outside the tensor (the elements before it, gaps between strided
+/// elements) and no longer holds `poison`; -1 if none. A kernel writes its
+/// elements and nothing else, however right they are. Gaps are walked up to
+/// kGapWalkElements elements (serially); a contiguous tensor has none.
+constexpr int64_t kGapWalkElements = int64_t(1) << 26;
+int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison);
+
 } // namespace scanjit::detail

@@ -63,7 +63,8 @@ std::string CaseOutcome::describe() const {
   return "seed " + std::to_string(seed) + ", checked " + std::to_string(report.checked) +
          ", mismatches " + std::to_string(report.mismatches) +
          (report.firstMismatch.empty() ? "" : ", first: " + report.firstMismatch) +
-         (reproducible ? "" : ", NOT bitwise reproducible between two runs");
+         (reproducible ? "" : ", NOT bitwise reproducible between two runs") +
+         (strayByte < 0 ? "" : ", wrote output byte " + std::to_string(strayByte) + " outside the tensor");
 }
 
 CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
@@ -94,6 +95,8 @@ CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
                   spec.mask && numel ? dMask.at(mask.offset) : nullptr, nullptr);
     checkCu(driver()->cuCtxSynchronize(), "kernel execution");
     dOut.download(out.bytes.data(), out.bytes.size());
+    if (outcome.strayByte < 0)
+      outcome.strayByte = firstStrayOutputByte(spec, out.bytes, out.offset, poison);
   };
   run(0xff); // NaN for floats, -1 for integers
   std::vector<int64_t> lines = pickLines(numLines(spec), o.maxLines, rng);
@@ -133,7 +136,8 @@ void expectCasePasses(const std::string &spec, const CaseOptions &options) {
     std::fprintf(stderr, "[ case     ] %s\n", spec.c_str());
   try {
     CaseOutcome outcome = runCase(spec, options);
-    EXPECT_TRUE(outcome.report.ok() && outcome.reproducible) << spec << ": " << outcome.describe();
+    EXPECT_TRUE(outcome.report.ok() && outcome.reproducible && outcome.strayByte < 0)
+        << spec << ": " << outcome.describe();
     EXPECT_GT(outcome.report.checked + (parseSpec(spec)->numel() == 0), 0) << spec << ": nothing checked";
   } catch (const Error &e) {
     ADD_FAILURE() << spec << ": " << e.what();

@@ -52,6 +52,7 @@ struct CaseOutcome {
   detail::VerifyReport report;
   uint64_t seed = 0;
   bool reproducible = true;
+  int64_t strayByte = -1; // the first output byte outside the tensor written, or -1
   std::string describe() const;
 };
 

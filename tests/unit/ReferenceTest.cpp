@@ -250,4 +250,26 @@ TEST(Verify, ToleranceFollowsTheDocumentedBounds) {
   EXPECT_EQ(tolerance(mustParse("sum i32[8] dim=0"), r), 0);
 }
 
+TEST(Verify, StrayOutputBytesBeforeTheTensorAndInItsGaps) {
+  // f32[2,3] with rows 4 elements apart, placed 2 elements in: elements 0-1
+  // lie before it, and each row's 4th element is a gap (the last row ends
+  // the buffer, so 2 + 4 + 3 elements).
+  const ScanSpec s = mustParse("sum f32[2,3] dim=1 out_strides=[4,1]");
+  std::vector<uint8_t> buffer(9 * 4, 0xff);
+  auto wrote = [&](int element) { buffer[size_t(element) * 4 + 1] = 0; };
+  for (int e : {2, 3, 4, 6, 7, 8}) // every element of the tensor: no stray byte
+    wrote(e);
+  EXPECT_EQ(firstStrayOutputByte(s, buffer, 2, 0xff), -1);
+  wrote(5); // the gap after row 0
+  EXPECT_EQ(firstStrayOutputByte(s, buffer, 2, 0xff), 5 * 4 + 1);
+  buffer[5 * 4 + 1] = 0xff;
+  wrote(1); // the element before the tensor
+  EXPECT_EQ(firstStrayOutputByte(s, buffer, 2, 0xff), 1 * 4 + 1);
+  EXPECT_EQ(firstStrayOutputByte(s, buffer, 2, 0x5a), 0); // another poison: the first byte already differs
+  // Contiguous, no offset: nothing lies outside.
+  const ScanSpec flat = mustParse("sum u8[6] dim=0");
+  const std::vector<uint8_t> elements = {1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(firstStrayOutputByte(flat, elements, 0, 0xff), -1);
+}
+
 } // namespace
