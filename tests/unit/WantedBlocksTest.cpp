@@ -26,9 +26,11 @@ CompiledKernel compileFor(const char *text, KernelPlan *plan = nullptr) {
 int blocks(const KernelPlan &plan, int registers) { return policy::blocksByRegisters(registers, plan.threads); }
 
 TEST(WantedBlocks, AskedOnlyWhereRegistersHoldFewer) {
-  // (The figures are ptxas 13.0's; a later ptxas may fit either unasked.)
+  // (The figures are ptxas 13.0's: 104 registers unasked, 92 asked; a later
+  // ptxas, or leaner templates, may fit either unasked, as the unmasked
+  // shape's 96 now do.)
   KernelPlan plan;
-  CompiledKernel asked = compileFor("sum bf16[3000000,150] dim=0", &plan);
+  CompiledKernel asked = compileFor("sum bf16[3000000,150] dim=0 mask", &plan);
   ASSERT_EQ(plan.wantedBlocksPerSm, 2);
   EXPECT_EQ(asked.resources.askedBlocks, 2);
   EXPECT_LT(blocks(plan, asked.resources.firstRegisters), 2) << asked.resources.firstRegisters;
@@ -70,7 +72,7 @@ TEST(WantedBlocks, TheCacheEntryKeepsTheSecondCompile) {
   CacheEntry entry;
   entry.keyText = "key";
   entry.plan = "plan";
-  entry.kernel = compileFor("sum bf16[3000000,150] dim=0");
+  entry.kernel = compileFor("sum bf16[3000000,150] dim=0 mask");
   auto decoded = decodeEntry(encodeEntry(entry), entry.keyText);
   ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
   EXPECT_EQ(decoded->kernel.resources.askedBlocks, 2);
