@@ -557,7 +557,7 @@ __device__ __forceinline__ void column_scan_pipelined(const typename P::In *in, 
         }
       }
     };
-    if (out_vectors) // (false where kVersionedStores is)
+    if (out_vectors) // (always false where kVersionedStores is false)
       scan_slice(true);
     else
       scan_slice(false);
