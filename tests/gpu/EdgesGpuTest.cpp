@@ -374,6 +374,33 @@ TEST(Edges, WarpRowsLoadedByWordsAtEveryPlace) {
   expectCasesPass(sums, places);
 }
 
+// Warp rows of 1- and 2-byte elements whose lanes load their own runs as
+// the aligned 4-byte words that cover them and put their results into the
+// warp's scratch by words, each lane's last word completed by a shuffle
+// from its successor (narrow_words.cuh): each input and output 0-3
+// elements in, so runs and rows start at every byte of a word; a warp a
+// row, two, four, eight and 32 rows a warp, a partial last warp; rows whose
+// last lane holds a byte (byte stores, word loads); masks (their bytes by
+// words too); 2-byte log-sum-exp rows; tensors of 2-5 rows, whose first and
+// last runs' words would reach outside the tensor (element by element).
+TEST(Edges, NarrowRunsByWordsAtEveryPlace) {
+  const std::vector<std::string> specs = {
+      "max i8[4001,201] dim=1 reverse",     "min u8[2001,300] dim=1",
+      "max u8[3001,100] dim=1 mask exclusive", "sum i8[3001,201] dim=1 mask",
+      "max i8[2001,196] dim=1",             "min i8[2001,13] dim=1 reverse exclusive",
+      "max u8[2001,45] dim=1 reverse",      "logsumexp f16[3001,129] dim=1 reverse",
+      "min i8[3,77] dim=1 mask",            "max i8[3,201] dim=1 reverse",
+      "min u8[5,300] dim=1 exclusive",      "max u8[2,100] dim=1 mask",
+  };
+  expectWarpRowPlans(specs, 0);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  std::vector<CaseOptions> places;
+  for (int in = 0; in < 4; ++in)
+    places.push_back(offsets(in, (in + 1) % 4, (in * 3) % 4));
+  places.push_back(offsets(0, 0, 1));
+  expectCasesPass(specs, places);
+}
+
 // Log-sum-exp rows too short for 7 items a lane of a whole warp: padded
 // rows of fewer lanes, several a warp (2 to 32), stored as the warp's run
 // of rows through its scratch; a partial last warp of rows; pointers off
