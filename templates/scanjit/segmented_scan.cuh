@@ -9,7 +9,6 @@
 #include "scanjit/geometry.cuh"
 #include "scanjit/row_scan.cuh"
 #include "scanjit/grid_pipeline.cuh"
-#include "scanjit/narrow_words.cuh"
 #include "scanjit/tile_agent.cuh"
 #include "scanjit/warp_scan.cuh"
 #include "scanjit/warp_span.cuh"
@@ -100,25 +99,19 @@ template <long long L, int kItems> __device__ constexpr int lanes_holding_a_row(
   return w;
 }
 
-// A warp's padded rows of L (W lanes a row) to `out` (the warp's first
+// A warp's padded rows of L, several a warp, to `out` (the warp's first
 // row's first element) through `scratch`: each lane puts its `valid` items
 // at its row's place (row k's elements at slots k x L, ...), so the warp's
-// rows are one run of `elems` slots, stored coalesced. 1- and 2-byte
-// results go in by words where they can (stores_rows_by_words), else item
-// by item.
-template <class P, int N, long long L, int W>
+// rows are one run of `elems` slots, stored coalesced.
+template <class P, int N, long long L>
 __device__ __forceinline__ void store_padded_rows(typename P::Out *out, int elems, int k, int pos, long long valid,
                                                   typename P::Out *scratch, const typename P::Acc (&r)[N]) {
   __syncwarp(); // the lanes have read the warp's previous run
-  if constexpr (stores_rows_by_words<typename P::Out, N, L>()) {
-    put_rows_by_words<P, N, L, W>(scratch, k, pos, valid, r);
-  } else {
-    typename P::Out *at = scratch + k * int(L) + pos * N;
+  typename P::Out *at = scratch + k * int(L) + pos * N;
 #pragma unroll
-    for (int j = 0; j < N; ++j)
-      if (j < valid)
-        at[j] = Convert<typename P::Out>::store(r[j]);
-  }
+  for (int j = 0; j < N; ++j)
+    if (j < valid)
+      at[j] = Convert<typename P::Out>::store(r[j]);
   __syncwarp();
   copy_warp_run<P, N>(out, 0, elems, scratch);
 }
@@ -222,12 +215,6 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
       !kTiles && R == 1 && (I * sizeof(typename P::In)) % 16 == 0 && (L * sizeof(typename P::In)) % 16 == 0;
   const bool lane_runs_on_grid = kLaneRunsOfWords && aligned16(in);
   const bool by_words = kByWords && off_grid && !lane_runs_on_grid;
-  // Lanes' own runs of 1- and 2-byte elements load by words (narrow_words.cuh).
-#ifdef SCANJIT_EXP_BYTE_LOADS
-  constexpr bool kOwnRunsByWords = false;
-#else
-  constexpr bool kOwnRunsByWords = sizeof(typename P::In) <= 2;
-#endif
   for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
     const long long row = run * R + lane / W;
     const Index start = Index(row * L) + Index(pos) * I;
@@ -235,12 +222,9 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     const Index warp_first = Index(run * R * L);
     const int warp_elems = int(min(R * L, (lines - run * R) * L));
     Acc x[I], r[I];
-    if (!by_words && !by_lanes) {
-      if constexpr (kOwnRunsByWords)
-        load_lifted_by_words<P, I>(in + start, mask + start, valid, in, mask, Index(lines * L), x);
-      else
-        load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
-    } else if constexpr (kByWords)
+    if (!by_words && !by_lanes)
+      load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
+    else if constexpr (kByWords)
       load_lifted_warp_span<P, I, L>(in + warp_first, warp_elems, lane / W, pos, valid, spans.in[threadIdx.x / 32], x);
     else if constexpr (!kMayLoadByLanes)
       __builtin_unreachable(); // (neither by words nor by lanes)
@@ -252,10 +236,8 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
                                        scratch.in(), scratch.mask(), x);
     warp_row_results<M, P::kReverse, P::kExclusive, I, W>(x, pos, r);
     typename P::Out *warp_scratch = scratch.out();
-    // (a warp a row: its lanes' runs of whole words on their grid go in as such)
-    constexpr bool kRowsByWords = stores_rows_by_words<typename P::Out, I, L>();
-    if constexpr (!kTiles && (R > 1 || (kRowsByWords && moves_run_by_words<typename P::Out, I>()))) {
-      store_padded_rows<P, I, L, W>(out + warp_first, warp_elems, lane / W, pos, valid, warp_scratch, r);
+    if constexpr (!kTiles && R > 1) {
+      store_padded_rows<P, I, L>(out + warp_first, warp_elems, lane / W, pos, valid, warp_scratch, r);
     } else {
       if (by_warp)
         store_converted_warp_run<P, I>(out + warp_first, 0, warp_elems, warp_scratch, r);

@@ -374,16 +374,14 @@ TEST(Edges, WarpRowsLoadedByWordsAtEveryPlace) {
   expectCasesPass(sums, places);
 }
 
-// Warp rows of 1- and 2-byte elements whose lanes load their own runs as
-// the aligned 4-byte words that cover them and put their results into the
-// warp's scratch by words, each lane's last word completed by a shuffle
-// from its successor (narrow_words.cuh): each input and output 0-3
-// elements in, so runs and rows start at every byte of a word; a warp a
-// row, two, four, eight and 32 rows a warp, a partial last warp; rows whose
-// last lane holds a byte (byte stores, word loads); masks (their bytes by
-// words too); 2-byte log-sum-exp rows; tensors of 2-5 rows, whose first and
-// last runs' words would reach outside the tensor (element by element).
-TEST(Edges, NarrowRunsByWordsAtEveryPlace) {
+// Warp rows of 1- and 2-byte elements that load their own runs and put
+// their results into the warp's scratch item by item: each input, mask and
+// output 0-3 elements in, so runs and rows start at every byte of a word; a
+// warp a row, two, four, eight and 32 rows a warp, a partial last warp;
+// rows whose last lane holds a byte; 2-byte log-sum-exp rows; tensors of
+// 2-5 rows. (Written for runs moved as 4-byte words, which lost:
+// BENCHMARKS.md, eighty-eighth pass.)
+TEST(Edges, NarrowWarpRowsAtEveryPlace) {
   const std::vector<std::string> specs = {
       "max i8[4001,201] dim=1 reverse",     "min u8[2001,300] dim=1",
       "max u8[3001,100] dim=1 mask exclusive", "sum i8[3001,201] dim=1 mask",
