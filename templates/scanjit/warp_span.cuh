@@ -57,9 +57,18 @@ __device__ __forceinline__ void load_lifted_warp_span(const typename P::In *in, 
   __syncwarp(); // the lanes have read the warp's previous span
   const int at = copy_span_by_words<In, 32 * N>(in, elems, span) + k * int(L) + pos * N;
   __syncwarp();
+  // Every lane reads all N of its slots, whether they hold elements or not:
+  // they lie inside the span's room (k L + pos N is at most 31 N), and
+  // unpredicated loads take one offset from one address, where loads under
+  // `j < valid` each computed their own (7 instructions an item, not 4).
+  const In *mine = span + at;
+  In raw[N];
 #pragma unroll
   for (int j = 0; j < N; ++j)
-    x[j] = Index(j) < valid ? Convert<In>::template load<typename P::Acc>(span[at + j]) : P::Op::identity();
+    raw[j] = mine[j];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    x[j] = Index(j) < valid ? Convert<In>::template load<typename P::Acc>(raw[j]) : P::Op::identity();
 }
 
 // Whether warp rows of N items a lane load by words (load_lifted_warp_span):
