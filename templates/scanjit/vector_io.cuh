@@ -73,7 +73,8 @@ template <class T, int N> struct VectorAccess {
   // But a run of several words loads through L1: each of its loads spans
   // the sectors of the warp's runs, and streamed, each fetched them all from
   // L2 again (13 single-byte loads a lane, max i8[200000,201] dim=1: 13x
-  // the run's sectors from L2, the L1 pipe 83% busy and DRAM 17%; ncu, H200).
+  // the run's sectors from L2, the busiest memory unit 83% busy and DRAM 17%;
+  // ncu, H200).
   static __device__ __forceinline__ void load(const T *p, T (&v)[N]) {
     Word w[kWords];
     const Word *src = reinterpret_cast<const Word *>(p);
