@@ -161,15 +161,11 @@ VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *ma
   return report;
 }
 
-int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison) {
-  const size_t elemSize = dtypeSize(spec.out), before = size_t(offset) * elemSize;
-  for (size_t b = 0; b < before && b < buffer.size(); ++b)
-    if (buffer[b] != poison)
-      return int64_t(b);
+std::vector<bool> outputElementMap(const ScanSpec &spec, size_t buffer_bytes, int64_t offset) {
   const int64_t numel = spec.numel();
-  const int64_t extent = int64_t(buffer.size() / elemSize) - offset;
+  const int64_t extent = int64_t(buffer_bytes / dtypeSize(spec.out)) - offset;
   if (numel == 0 || extent <= numel || numel > kGapWalkElements)
-    return -1;
+    return {};
   std::vector<bool> element(size_t(extent), false);
   const int64_t step = spec.rank() == 0 ? 0 : spec.outStrides[spec.dim];
   for (int64_t line = 0, lines = numLines(spec); line < lines; ++line) {
@@ -177,13 +173,26 @@ int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffe
     for (int64_t i = 0; i < spec.scanLength(); ++i)
       element[size_t(base + i * step)] = true;
   }
-  for (int64_t e = 0; e < extent; ++e) {
-    const size_t at = before + size_t(e) * elemSize;
-    for (size_t b = 0; !element[size_t(e)] && b < elemSize; ++b)
+  return element;
+}
+
+int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison,
+                             const std::vector<bool> &elements) {
+  const size_t elemSize = dtypeSize(spec.out), before = size_t(offset) * elemSize;
+  for (size_t b = 0; b < before && b < buffer.size(); ++b)
+    if (buffer[b] != poison)
+      return int64_t(b);
+  for (size_t e = 0; e < elements.size(); ++e) {
+    const size_t at = before + e * elemSize;
+    for (size_t b = 0; !elements[e] && b < elemSize; ++b)
       if (buffer[at + b] != poison)
         return int64_t(at + b);
   }
   return -1;
+}
+
+int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison) {
+  return firstStrayOutputByte(spec, buffer, offset, poison, outputElementMap(spec, buffer.size(), offset));
 }
 
 } // namespace scanjit::detail

@@ -22,6 +22,7 @@
 #include "testing/Reference.h"
 
 #include <string>
+#include <vector>
 
 namespace scanjit::detail {
 
@@ -50,5 +51,13 @@ double tolerance(const ScanSpec &spec, const ReferenceValue &ref);
 /// kGapWalkElements elements (serially); a contiguous tensor has none.
 constexpr int64_t kGapWalkElements = int64_t(1) << 26;
 int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison);
+
+/// Which of an output buffer's elements from the tensor's first on (`buffer_bytes`
+/// bytes, the tensor from element `offset`) are the tensor's, for
+/// firstStrayOutputByte to check buffers after several runs without walking
+/// the tensor again; empty where there are no gaps to walk (see above).
+std::vector<bool> outputElementMap(const ScanSpec &spec, size_t buffer_bytes, int64_t offset);
+int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison,
+                             const std::vector<bool> &elements);
 
 } // namespace scanjit::detail

@@ -88,6 +88,7 @@ CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
   dIn.upload(in.bytes.data(), in.bytes.size());
   dMask.upload(mask.bytes.data(), mask.bytes.size());
   const int64_t numel = spec.numel();
+  const std::vector<bool> outElements = outputElementMap(spec, out.bytes.size(), out.offset);
   auto run = [&](uint8_t poison) {
     dOut.fill(poison);
     kernel.launch(numel ? dOut.at(out.offset * out.elemSize) : nullptr,
@@ -96,7 +97,7 @@ CaseOutcome runCase(const std::string &specText, const CaseOptions &o) {
     checkCu(driver()->cuCtxSynchronize(), "kernel execution");
     dOut.download(out.bytes.data(), out.bytes.size());
     if (outcome.strayByte < 0)
-      outcome.strayByte = firstStrayOutputByte(spec, out.bytes, out.offset, poison);
+      outcome.strayByte = firstStrayOutputByte(spec, out.bytes, out.offset, poison, outElements);
   };
   run(0xff); // NaN for floats, -1 for integers
   std::vector<int64_t> lines = pickLines(numLines(spec), o.maxLines, rng);
