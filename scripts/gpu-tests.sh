@@ -47,7 +47,7 @@ want() { [[ " ${steps[*]} " == *" all "* || " ${steps[*]} " == *" $1 "* ]]; }
 # returns the logs of a hang; on 334d402 the tests alone summed 310 s in
 # shard 1 and over 376 and 361 s in shards 2 and 3, cut at 380 s; 376, 423 and
 # 518 s on 2c7e206, so shard 3's two longest lane tests moved to shard 1 and a
-# column test to shard 2). Every test is in
+# column test to shard 2: 396, 421 and 417 s on 6db35ba). Every test is in
 # exactly one; `scripts/gpu-tests.sh BUILD shards` checks that against the
 # binary's own list.
 edges_in_other_shards='Edges.WideLanesInUnevenParts:Edges.ByteLanesAsWords:Edges.ColumnsTakeOnePanelFittedToThem:Edges.NarrowColumnsPackedIntoOneRow:Edges.TallPanelsByWholeRowTiles:Edges.MiddleSizedScansHoldTheirShares:Edges.ColumnPanelsReadTheirRowsAhead:Edges.LongColumnScansStreamTheirPiecesTwice:Edges.ColumnStagesByWordsOrBulkCopies:Edges.ColumnWordPipelineOfSm80:Edges.LookbackTilesFinishedTwoLate:Edges.ColumnRegisterPiecesOfSm75:Edges.RowRunsByLanesOfSm80:Edges.LookbackLaneRunsOfSm80:Edges.RunsOnTheGridByLanesOfSm80:Edges.PackedLanesWithoutStagesOfSm80:Edges.RereadSharesOfSm80:Edges.TilesRereadFromTheirStages:Edges.PackedLanesInOneBlockOfMoreItems:Edges.WholeRowTilesLookBackOverSpanTotals'
