@@ -161,9 +161,9 @@ VerifyReport verifyLines(const ScanSpec &spec, const void *in, const uint8_t *ma
   return report;
 }
 
-std::vector<bool> outputElementMap(const ScanSpec &spec, size_t buffer_bytes, int64_t offset) {
+std::vector<bool> outputElementMap(const ScanSpec &spec, size_t bufferBytes, int64_t offset) {
   const int64_t numel = spec.numel();
-  const int64_t extent = int64_t(buffer_bytes / dtypeSize(spec.out)) - offset;
+  const int64_t extent = int64_t(bufferBytes / dtypeSize(spec.out)) - offset;
   if (numel == 0 || extent <= numel || numel > kGapWalkElements)
     return {};
   std::vector<bool> element(size_t(extent), false);

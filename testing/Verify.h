@@ -52,11 +52,11 @@ double tolerance(const ScanSpec &spec, const ReferenceValue &ref);
 constexpr int64_t kGapWalkElements = int64_t(1) << 26;
 int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison);
 
-/// Which of an output buffer's elements from the tensor's first on (`buffer_bytes`
-/// bytes, the tensor from element `offset`) are the tensor's, for
-/// firstStrayOutputByte to check buffers after several runs without walking
-/// the tensor again; empty where there are no gaps to walk (see above).
-std::vector<bool> outputElementMap(const ScanSpec &spec, size_t buffer_bytes, int64_t offset);
+/// Which elements of an output buffer of `bufferBytes` bytes, counted from
+/// the tensor's first (element `offset`), belong to the tensor: built once,
+/// so that firstStrayOutputByte checks the buffer after each of several runs
+/// without walking the tensor again. Empty where there are no gaps to walk.
+std::vector<bool> outputElementMap(const ScanSpec &spec, size_t bufferBytes, int64_t offset);
 int64_t firstStrayOutputByte(const ScanSpec &spec, llvm::ArrayRef<uint8_t> buffer, int64_t offset, uint8_t poison,
                              const std::vector<bool> &elements);
 
