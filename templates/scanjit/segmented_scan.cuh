@@ -169,7 +169,7 @@ __device__ __forceinline__ void load_lifted_padded_rows(const typename P::In *in
 // (store_by_warp_run; padded rows always: their ends lie anywhere), padded
 // rows of several a warp at their rows' places, so that the warp's rows
 // leave as one run; and its inputs where they load by words (the warp's
-// rows' span, warp_span.cuh: unmasked 2-byte rows, padded or tiling off
+// rows' span, warp_span.cuh: unmasked 1- and 2-byte rows, padded or tiling off
 // their vectors' grid) or lane by lane (unmasked rows of 4- and 8-byte
 // elements, padded or tiling off the grid).
 template <class P, class Plan>
@@ -195,7 +195,7 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   // 1.14); masked ones keep their own loads (max f32[65536,256] dim=1 mask
   // reverse one element in 0.94 own / 1.08 by lanes), as masked padded rows
   // do, so no mask run needs the scratch.
-  // Unmasked 2-byte rows load by words instead (loads_warp_rows_by_words):
+  // Unmasked 1- and 2-byte rows load by words instead (loads_warp_rows_by_words):
   // padded ones always, tiling ones where their runs lie off the grid.
   constexpr bool kByWords = loads_warp_rows_by_words<P, I, kTiles>();
   constexpr bool kMayLoadByLanes = !kByWords && (kTiles ? !P::kMask : loads_padded_rows_by_lanes<P>());
@@ -215,12 +215,18 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
       !kTiles && R == 1 && (I * sizeof(typename P::In)) % 16 == 0 && (L * sizeof(typename P::In)) % 16 == 0;
   const bool lane_runs_on_grid = kLaneRunsOfWords && aligned16(in);
   const bool by_words = kByWords && off_grid && !lane_runs_on_grid;
-  for (long long run = (long long)blockIdx.x * (T / 32) + (threadIdx.x >> 5); run < runs; run += warps) {
-    const long long row = run * R + lane / W;
-    const Index start = Index(row * L) + Index(pos) * I;
-    const Index valid = row < lines ? Index(L) - Index(pos) * I : Index(0); // (<= 0 past the row's end)
-    const Index warp_first = Index(run * R * L);
-    const int warp_elems = int(min(R * L, (lines - run * R) * L));
+  // Runs, rows and their offsets in the plan's index type, which holds twice
+  // the tensor's extent (a run past the last stays in range): in 64 bits,
+  // each warp's run took a dozen more instructions of address arithmetic
+  // beside a lane's 7-26 items (BENCHMARKS.md, eighty-ninth pass).
+  const Index all_rows = Index(lines);
+  for (Index run = Index(blockIdx.x) * Index(T / 32) + Index(threadIdx.x >> 5); run < Index(runs);
+       run += Index(warps)) {
+    const Index row = run * Index(R) + Index(lane / W);
+    const Index start = row * Index(L) + Index(pos) * Index(I);
+    const Index valid = row < all_rows ? Index(L) - Index(pos) * I : Index(0); // (<= 0 past the row's end)
+    const Index warp_first = run * Index(R * L);
+    const int warp_elems = int(min(Index(R * L), (all_rows - run * Index(R)) * Index(L)));
     Acc x[I], r[I];
     if (!by_words && !by_lanes)
       load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);

@@ -72,23 +72,25 @@ __device__ __forceinline__ void load_lifted_warp_span(const typename P::In *in, 
 }
 
 // Whether warp rows of N items a lane load by words (load_lifted_warp_span):
-// unmasked rows of 2-byte elements (but log-sum-exp's), padded ones always,
-// rows that tile the warp's run (kTiles) where their runs lie off the
-// vectors' grid, but not where a lane's run is whole 16-byte words: their
-// striped loads hand each lane whole vectors, where its scalar reads from
-// the span meet in 4 or 8 banks (H200, x copy, own or striped loads / by
-// words, best of two: sum bf16[119837,140] reverse two elements in 1.46 /
-// 1.04, min f16[360800,93] exclusive 1.62 / 1.42, sum f16[4194304,12] one
-// in 1.23 / 1.11, sum f16[100000,230] 1.35 / 1.24, max bf16[409200,123]
-// exclusive, padded runs of 32 bytes, 1.56 / 1.43; 21 of 49 such rows
-// gained, 7 lost, among them sum bf16[390167,86] two in 1.47 / 1.58 and the
-// tiling sum f16[65536,256] one in, runs of 32 bytes, 1.14 / 1.52, which
-// keeps its striped loads). Byte rows lost (min u8[474826,53] reverse 1.59
-// / 1.91, max i8[133860,188] reverse two in 1.75 / 2.09), masked 2-byte
-// rows were mixed (6 gained, 7 lost) and log-sum-exp's lost (f16[200000,129]
-// 2.20 / 2.53), one round each (BENCHMARKS.md, sixty-third pass).
+// unmasked rows of 1- and 2-byte elements (but log-sum-exp's), padded ones
+// always, rows that tile the warp's run (kTiles) where their runs lie off
+// the vectors' grid, but not where a lane's run is whole 16-byte words:
+// their striped loads hand each lane whole vectors, where its scalar reads
+// from the span meet in 4 or 8 banks (H200, x copy, own or striped loads /
+// by words, best of two: sum bf16[119837,140] reverse two elements in 1.46
+// / 1.04, min f16[360800,93] exclusive 1.62 / 1.42, sum f16[4194304,12]
+// one in 1.23 / 1.11, sum f16[100000,230] 1.35 / 1.24, max
+// bf16[409200,123] exclusive, padded runs of 32 bytes, 1.56 / 1.43; 21 of
+// 49 such rows gained, 7 lost, among them sum bf16[390167,86] two in 1.47 /
+// 1.58 and the tiling sum f16[65536,256] one in, runs of 32 bytes, 1.14 /
+// 1.52, which keeps its striped loads; sixty-third pass). Byte rows lost
+// then, while a read from the span took 7 instructions; at 4 (unpredicated)
+// they gain (max u8[335544,100] exclusive two in 1.78 / 1.51, min
+// u8[474826,53] reverse 1.76 / 1.59, max u8[107142,224] 1.38 / 1.28;
+// eighty-ninth pass). Masked 2-byte rows were mixed (6 gained, 7 lost) and
+// log-sum-exp's lost (f16[200000,129] 2.20 / 2.53; sixty-third pass).
 template <class P, int N, bool kTiles> __device__ constexpr bool loads_warp_rows_by_words() {
-  return sizeof(typename P::In) == 2 && !P::kMask && (!kTiles || (N * sizeof(typename P::In)) % 16 != 0) &&
+  return sizeof(typename P::In) <= 2 && !P::kMask && (!kTiles || (N * sizeof(typename P::In)) % 16 != 0) &&
          !IsPlainLogSumExp<PlainMonoid<typename P::Op, typename P::Acc>>::value;
 }
 
