@@ -42,7 +42,7 @@ struct PlanTuning {
   int laneThreads = -1; // 1/0: packed narrow columns scanned a thread a lane (lane_threads.cuh) or Lanes a thread; -1: the policy's
   int laneWidth = 0;    // lane threads: adjacent lanes a thread holds, 1/2/4/8 (a group of at most 16 bytes, whole groups tiling a warp)
   int segmented = -1; // 1/0: contiguous rows (more than one) as the segmented family's chunks, any length, or never; -1: the policy's
-  int warpRows = -1;  // 1/0: segmented rows scanned by warps alone wherever they fit a warp's run of at most 16 items a lane (padded where they do not tile it; the policy pads rows of 7 or more), or never; -1: the policy's
+  int warpRows = -1;  // 1/0: segmented rows scanned by warps alone wherever they fit a warp's run of at most 16 items a lane (tuned items: 32; padded where they do not tile it; the policy pads rows of 7 or more), or never; -1: the policy's
   int exactBatch = 0; // 1: the batch compiled in and every count-dependent choice exact (a kernel per shape)
   // 1: input and mask pointers off the 16-byte grid, so no plan may count on
   // them for bulk copies (edges plans, unpacked narrow columns): what the

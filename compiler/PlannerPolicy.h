@@ -502,6 +502,33 @@ struct SegmentedPolicy {
   // masked rows lost up to 2.27 / 3.05: BENCHMARKS.md).
   static constexpr bool kLogSumExpNarrowRowsDoubled = true;
   static constexpr int kLogSumExpDoubledMaxItems = 24;
+  // Warp rows of 1- and 2-byte elements of the other ops take half the
+  // lanes and twice the items a lane, where those are at most
+  // kNarrowRowsDoubledMaxItems (and 104 accumulator bytes): a row's set-up,
+  // shuffle scan and store through the scratch cost a lane about as much as
+  // its 11-13 items, and rows of 7-11 items a lane issued about 37
+  // instructions an item (H200, x copy, items / twice, best of two: max
+  // bf16[100000,333] 1.30 / 1.09, sum bf16[100000,352] 1.18 / 0.96, max
+  // f16[349525,96] 1.02 / 0.86, sum bf16[559209,48] mask 1.05 / 0.92, max
+  // i8[200000,201] reverse 1.99 / 1.52, max i8[133860,188] reverse two in
+  // 1.57 / 1.41, max i8[200000,196] 1.70 / 1.48; sum f16[86975,296] 1.02 /
+  // 1.03 and max u8[335544,100] exclusive two in 1.45 / 1.47 alike). More
+  // lost (sum bf16[293952,210] reverse one in, 27 items, 1.06 / 1.16; max
+  // u8[65536,512], 32, 1.07 / 1.19), as did byte rows that would then tile
+  // the warp's run (max u8[107142,224], 14 items, 1.32 / 1.58; min
+  // i8[100000,416], 26, 1.37 / 1.38) and masked byte rows, whose registers
+  // went from 56-63 to 83-90 (max u8[86424,358] mask 1.70 / 2.36, min
+  // u8[240058,163] mask 1.93 / 2.59, max i8[110934,183] mask 1.82 / 2.19;
+  // min i8[272799,153] mask reverse exclusive three in gained, 2.84 / 1.88).
+  // Of 29 drawn rows whose plan changed, 22 gained more than 3% (max
+  // i16[278209,143] two in 1.41 / 1.14, max i16[163827,150] reverse
+  // exclusive 1.42 / 1.13, sum f16[192275,202] reverse 1.44 / 1.20) and 7
+  // lost (the three masked byte rows, max u8[76948,387] exclusive 1.67 /
+  // 1.99, min i16[101234,172] exclusive three in 1.20 / 1.27, min
+  // f16[99277,370] 1.26 / 1.31). BENCHMARKS.md, eighty-ninth pass.
+  static constexpr bool kNarrowRowsDoubled = true;
+  static constexpr int kNarrowRowsDoubledMaxItems = 26;
+  static constexpr int kNarrowRowsDoubledMaxAccumulatorBytes = 104;
   // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are
   // padded rows of the fewest lanes whose items hold them (a power of two),
   // several rows a warp, at most an eighth of their slots idle (H200, ratio

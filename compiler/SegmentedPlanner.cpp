@@ -110,8 +110,9 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
       (items * inBytes) % 16 != 0 && (inBytes == 2 || inBytes == 4) && spec.op != ScanOp::LogSumExp &&
       (!spec.mask || ((items + 1) * inBytes) % 16 == 0))
     ++items;
-  const int maxItems =
-      halfWarpRows ? policy::SegmentedPolicy::kPaddedHalfWarpMaxItems : policy::SegmentedPolicy::kPaddedWarpRowMaxItems;
+  const int maxItems = tuning.items ? 32
+                       : halfWarpRows ? policy::SegmentedPolicy::kPaddedHalfWarpMaxItems
+                                      : policy::SegmentedPolicy::kPaddedWarpRowMaxItems;
   if (tuning.stages || L > int64_t(32) * items || items > maxItems)
     return 0;
   const bool twoByteMasked = spec.mask && inBytes == 2 && spec.op != ScanOp::LogSumExp;
@@ -184,6 +185,18 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
         !tuning.items && inBytes == 2 && tilesWarp(plan.items) && (plan.items * inBytes) % 16 != 0 &&
         tilesWarp(doubled) && doubled <= policy::SegmentedPolicy::kLogSumExpDoubledMaxItems)
       plan.items = doubled;
+    // 1- and 2-byte rows of the other ops: half the lanes, twice the items
+    // (kNarrowRowsDoubled), but not masked byte rows, nor byte rows that
+    // would then tile the run.
+    const int lanes = lanesHoldingARow(L, plan.items);
+    const int halfLaneItems = lanes >= 2 ? int(ceilDiv(L, lanes / 2)) : 0;
+    if (policy::SegmentedPolicy::kNarrowRowsDoubled && !tuning.items && inBytes <= 2 &&
+        spec.op != ScanOp::LogSumExp && lanes >= 2 &&
+        halfLaneItems <= policy::SegmentedPolicy::kNarrowRowsDoubledMaxItems &&
+        halfLaneItems * dtypeSize(accumulatorType(spec)) <=
+            policy::SegmentedPolicy::kNarrowRowsDoubledMaxAccumulatorBytes &&
+        !(inBytes == 1 && (spec.mask || tilesWarp(halfLaneItems))))
+      plan.items = halfLaneItems;
     // Rows per warp and step (a row that tiles the run takes L / items lanes,
     // the fewest that hold it, as a padded row does).
     plan.rowsPerChunk = 32 / lanesHoldingARow(L, plan.items);

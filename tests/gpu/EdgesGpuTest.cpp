@@ -244,11 +244,11 @@ TEST(Edges, PaddedWarpRows) {
       "logsumexp f64[1501,383] dim=1 exclusive", "logsumexp f64[1001,257] dim=1 mask reverse exclusive",
       "logsumexp f32[4001,333] dim=1 mask",     "logsumexp f32[3001,230] dim=1 reverse exclusive",
       "logsumexp bf16[5001,333] dim=1",         "logsumexp f16[3001,511] dim=1 mask exclusive",
-      "sum f32[6001,333] dim=1 mask reverse",   "max f16[4001,295] dim=1 exclusive",
+      "sum f32[6001,333] dim=1 mask reverse",   "max f16[4001,445] dim=1 exclusive",
       "sum u8[3001,301] dim=1 reverse",         "min i32[2001,509] dim=1 mask",
       // Rows of exactly 32 x items padded with one item more
       // (SegmentedPolicy::kPaddedOneMoreItem): lanes past the row's end.
-      "sum f16[3001,480] dim=1",                "sum bf16[2001,352] dim=1 reverse",
+      "sum f16[3001,480] dim=1",                "sum bf16[2001,480] dim=1 reverse",
       "sum f32[3001,224] dim=1 exclusive",      "min i32[2001,288] dim=1 reverse exclusive",
       "max f32[3001,224] dim=1 mask reverse",   "max i32[2001,480] dim=1 mask exclusive",
   };
@@ -292,10 +292,45 @@ TEST(Edges, PaddedHalfWarpRows) {
       "max u8[3001,250] dim=1 reverse",   "prod f16[2001,260] dim=1 exclusive",
       "min f16[1501,277] dim=1 reverse exclusive", "max bf16[2001,263] dim=1 exclusive",
       "max i8[4001,201] dim=1 mask reverse", "sum f16[3001,230] dim=1",
-      "sum bf16[1001,193] dim=1 reverse exclusive", "min u8[2001,287] dim=1 exclusive",
+      "sum bf16[1001,225] dim=1 reverse exclusive", "min u8[2001,287] dim=1 exclusive",
   };
   expectWarpRowPlans(specs, 2);
   expectWarpRowPlans({"max f32[3001,214] dim=1 mask", "min i32[2001,250] dim=1", "max i8[2001,240] dim=1 mask"}, 1);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, warpRowPlacements());
+}
+
+// Warp rows of 1- and 2-byte elements whose items, doubled, still number at
+// most 26 a lane take half the lanes (SegmentedPolicy::kNarrowRowsDoubled):
+// a warp's rows go from 1 to 2 (padded, or tiling the run: 352 = 16 x 22),
+// 2 to 4, 4 to 8 and 8 to 16, masked 2-byte rows (tiling) among them, every op but
+// log-sum-exp, a partial last warp of rows; pointers off every grid.
+// Masked byte rows, and byte rows that would tile the run, keep their lanes.
+TEST(Edges, NarrowRowsTakeHalfTheLanes) {
+  struct Case {
+    const char *spec;
+    int64_t rows; // a warp's rows, doubled
+  };
+  const std::vector<Case> cases = {
+      {"max bf16[2001,333] dim=1", 2},          {"sum bf16[1001,352] dim=1 reverse", 2},
+      {"min i8[3001,379] dim=1 reverse", 2},    {"prod f16[2001,359] dim=1 exclusive", 2},
+      {"max i8[3001,201] dim=1 reverse", 4},    {"max i16[2001,150] dim=1 reverse exclusive", 4},
+      {"sum f16[1501,202] dim=1 reverse", 4},   {"min u8[4001,101] dim=1", 8},
+      {"max f16[3001,96] dim=1 mask exclusive", 8}, {"sum bf16[5001,48] dim=1 mask", 16},
+      {"max u8[2001,53] dim=1 reverse", 8},
+  };
+  std::vector<std::string> specs;
+  for (const Case &c : cases) {
+    expectWarpRowPlans({c.spec}, c.rows);
+    specs.push_back(c.spec);
+  }
+  // Kept: a masked byte row, a byte row the doubled items would tile, 27 items.
+  expectWarpRowPlans({"max i8[2001,201] dim=1 mask reverse", "max u8[2001,224] dim=1", "sum bf16[2001,210] dim=1"}, 0);
+  for (const char *s : {"max i8[2001,201] dim=1 mask reverse", "sum bf16[2001,210] dim=1"}) {
+    KernelPlan plan;
+    ASSERT_TRUE(planOf(s, plan));
+    EXPECT_EQ(plan.rowsPerChunk, 2) << s << ": rows a warp";
+  }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectCasesPass(specs, warpRowPlacements());
 }
