@@ -529,6 +529,18 @@ struct SegmentedPolicy {
   static constexpr bool kNarrowRowsDoubled = true;
   static constexpr int kNarrowRowsDoubledMaxItems = 26;
   static constexpr int kNarrowRowsDoubledMaxAccumulatorBytes = 104;
+  // Doubled rows ask for four blocks an SM: left alone, ptxas gave many of
+  // them 54-76 registers (three or four blocks of 256); under the bound it
+  // gives them 40-64 without a spill, and most others keep theirs (H200, x
+  // copy, alone / four blocks, six rounds each: min f16[55611,401] reverse
+  // exclusive two in 1.36-1.43 / 1.17-1.21, min i8[194522,157] reverse
+  // 1.66-1.81 / 1.44-1.57, sum f16[86975,296] 1.08-1.11 / 1.04-1.07; of 79
+  // rows whose plan changed, 22 gained more than 3% and 10 lost, of which
+  // the five that lost most, timed again, were within their spread but min
+  // f16[144127,200] reverse two in, 1.12-1.18 / 1.15-1.19, its registers 48
+  // -> 53). Five blocks spilled 4-74 stores in four kernels. BENCHMARKS.md,
+  // ninetieth pass.
+  static constexpr int kNarrowRowsDoubledMinBlocksPerSm = 4;
   // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are
   // padded rows of the fewest lanes whose items hold them (a power of two),
   // several rows a warp, at most an eighth of their slots idle (H200, ratio

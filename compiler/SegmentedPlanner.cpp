@@ -187,7 +187,7 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
       plan.items = doubled;
     // 1- and 2-byte rows of the other ops: half the lanes, twice the items
     // (kNarrowRowsDoubled), but not masked byte rows, nor byte rows that
-    // would then tile the run.
+    // would then tile the run; at four blocks an SM or more.
     const int lanes = lanesHoldingARow(L, plan.items);
     const int halfLaneItems = lanes >= 2 ? int(ceilDiv(L, lanes / 2)) : 0;
     if (policy::SegmentedPolicy::kNarrowRowsDoubled && !tuning.items && inBytes <= 2 &&
@@ -195,8 +195,10 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
         halfLaneItems <= policy::SegmentedPolicy::kNarrowRowsDoubledMaxItems &&
         halfLaneItems * dtypeSize(accumulatorType(spec)) <=
             policy::SegmentedPolicy::kNarrowRowsDoubledMaxAccumulatorBytes &&
-        !(inBytes == 1 && (spec.mask || tilesWarp(halfLaneItems))))
+        !(inBytes == 1 && (spec.mask || tilesWarp(halfLaneItems)))) {
       plan.items = halfLaneItems;
+      plan.minBlocksPerSm = pick(tuning.occupancy, policy::SegmentedPolicy::kNarrowRowsDoubledMinBlocksPerSm);
+    }
     // Rows per warp and step (a row that tiles the run takes L / items lanes,
     // the fewest that hold it, as a padded row does).
     plan.rowsPerChunk = 32 / lanesHoldingARow(L, plan.items);

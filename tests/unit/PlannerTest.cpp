@@ -1193,9 +1193,9 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
   };
   for (const Case &c : {Case{"logsumexp f64[65536,300] dim=1", 10}, Case{"logsumexp bf16[100000,333] dim=1 mask", 11},
                         Case{"logsumexp f32[1000,200] dim=1 reverse", 7}, Case{"logsumexp f64[1000,384] dim=1", 12},
-                        Case{"sum f32[1000,500] dim=1 mask", 16}, Case{"max f16[1000,300] dim=1", 10},
+                        Case{"sum f32[1000,500] dim=1 mask", 16}, Case{"max i32[1000,300] dim=1", 10},
                         Case{"sum f32[77777,333] dim=1", 11}, Case{"max f32[18471,214] dim=1 mask", 7},
-                        Case{"max u8[65536,300] dim=1", 10}, Case{"sum f32[1000,287] dim=1", 9}}) {
+                        Case{"max f64[65536,300] dim=1", 10}, Case{"sum f32[1000,287] dim=1", 9}}) {
     KernelPlan p = plan(c.spec);
     EXPECT_EQ(p.family, KernelFamily::RowSegmented) << c.spec;
     EXPECT_TRUE(p.warpRows) << c.spec;
@@ -1203,23 +1203,31 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
     EXPECT_EQ(p.rowsPerChunk, 1) << c.spec;
     EXPECT_EQ(p.stages, 0) << c.spec;
   }
-  // 1- and 2-byte rows of fewer than 10 items a lane (193 to 288): half a
-  // warp a row, twice the items, two rows a warp; not where that takes over
-  // 96 accumulator bytes a lane (i16 products into i64).
+  // 1- and 2-byte rows (193 to 416): half a warp a row, twice the items,
+  // two rows a warp (kNarrowRowsDoubled), at four blocks an SM; not where
+  // that takes over 96 accumulator bytes a lane (i16 products into i64).
   for (const Case &c : {Case{"sum bf16[293952,210] dim=1 reverse", 14}, Case{"min i16[300000,257] dim=1", 17},
-                        Case{"max i8[1000,201] dim=1 mask", 13}, Case{"max f16[1000,288] dim=1", 18}}) {
+                        Case{"max i8[1000,201] dim=1 mask", 13}, Case{"max f16[1000,288] dim=1", 18},
+                        Case{"max f16[1000,300] dim=1", 19}, Case{"max u8[65536,300] dim=1", 19},
+                        Case{"sum bf16[1000,352] dim=1", 22}, Case{"max f16[1000,289] dim=1", 19}}) {
     KernelPlan p = plan(c.spec);
     EXPECT_TRUE(p.warpRows) << c.spec;
     EXPECT_EQ(p.items, c.items) << c.spec;
     EXPECT_EQ(p.rowsPerChunk, 2) << c.spec;
     EXPECT_EQ(p.grid, (p.geometry.numLines() + 15) / 16) << c.spec; // (16 rows a block of 256)
   }
+  // Rows the doubling took from a whole warp to half ask for four blocks an
+  // SM (their registers); padded half-warp rows it left alone do not.
+  EXPECT_EQ(plan("max f16[1000,300] dim=1").minBlocksPerSm, 4);
+  EXPECT_EQ(plan("max u8[65536,300] dim=1").minBlocksPerSm, 4);
+  EXPECT_LE(plan("sum bf16[293952,210] dim=1 reverse").minBlocksPerSm, 1); // (no bound)
+  EXPECT_EQ(chunks("max f16[1000,300] dim=1", "warp_rows=1,occupancy=2").minBlocksPerSm, 2);
   EXPECT_EQ(plan("prod i16[1000,260] dim=1").rowsPerChunk, 1);
   // Rows of exactly 32 x items whose runs are not whole 16-byte vectors, of
   // 2- and 4-byte elements: one item more, padded (masked rows only where
   // that makes whole vectors); 1- and 8-byte ones, log-sum-exp and whole
   // vectors keep their tiles.
-  for (const Case &c : {Case{"sum f16[1000,480] dim=1", 16}, Case{"sum bf16[1000,352] dim=1", 12},
+  for (const Case &c : {Case{"sum f16[1000,480] dim=1", 16}, Case{"sum i32[1000,352] dim=1", 12},
                         Case{"sum f32[1000,224] dim=1", 8}, Case{"min i32[1000,288] dim=1", 10},
                         Case{"max u8[1000,224] dim=1", 7}, Case{"sum f64[1000,224] dim=1", 7},
                         Case{"sum f32[1000,224] dim=1 mask", 8}, Case{"max i32[1000,480] dim=1 mask", 16},
@@ -1230,7 +1238,7 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
     EXPECT_EQ(p.items, c.items) << c.spec;
     EXPECT_EQ(p.rowsPerChunk, 1) << c.spec;
   }
-  EXPECT_EQ(plan("max f16[1000,289] dim=1").items, 10); // (10 items a lane of a warp)
+  EXPECT_EQ(plan("max f32[1000,289] dim=1").items, 10); // (10 items a lane of a warp)
   EXPECT_EQ(plan("logsumexp f64[65536,300] dim=1").grid, 65536 / (256 / 32));
   // f64 log-sum-exp's registers: three blocks an SM from 9 items (tuned,
   // two from 13).
@@ -1254,12 +1262,17 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
   EXPECT_FALSE(chunks("logsumexp f64[65536,256] dim=1").warpRows);
 }
 
-// No row of 2- or 4-byte elements (unmasked, not log-sum-exp) is planned
-// as warp rows that tile the warp's run with each lane's run in its
-// registers off whole 16-byte vectors (up to 32 bytes: stored from the
-// registers too): sum f16[100000,480] dim=1 ran 7.6x copy so.
+// No row of 4-byte elements (unmasked, not log-sum-exp) is planned as warp
+// rows that tile the warp's run with each lane's run in its registers off
+// whole 16-byte vectors (up to 32 bytes: stored from the registers too):
+// sum f16[100000,480] dim=1 ran 7.6x copy so, when 2-byte rows loaded so.
+// 2-byte rows that tile so now load by words (warp_span.cuh), and the
+// doubled ones (kNarrowRowsDoubled) beat the padded rows of a whole warp
+// (H200, x copy, padded / tiling: max f16[80000,208] 1.39 / 1.30, min
+// bf16[80000,208] exclusive one element in 1.60 / 1.30, max f16[80000,240]
+// two in 1.46 / 1.20; BENCHMARKS.md, ninetieth pass).
 TEST(Planner, WarpRowsThatTileKeepWholeVectorsInRegisters) {
-  for (const char *dtype : {"f16", "bf16", "f32", "i32"}) {
+  for (const char *dtype : {"f32", "i32"}) {
     for (int64_t L = 193; L <= 512; ++L) {
       const std::string spec = std::string("max ") + dtype + "[20000," + std::to_string(L) + "] dim=1" +
                                (L % 2 ? " mask" : ""); // (masked rows too, where 2-byte ones take chunks)
@@ -1356,7 +1369,7 @@ TEST(Planner, PaddedTwoByteRowsOfWholeWordRunsTakeSixBlocks) {
 TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
   expectWarpRowCases({{"sum f32[262144,100] dim=1", 13, 4},
                       {"max f32[10000,192] dim=1", 12, 2},
-                      {"min f16[349525,48] dim=1", 12, 8},
+                      {"min f16[349525,48] dim=1", 24, 16}, // (doubled: kNarrowRowsDoubled)
                       {"max u8[335544,100] dim=1 exclusive", 13, 4},
                       {"prod bf16[300000,111] dim=1 exclusive", 14, 4},
                       {"sum i32[838860,20] dim=1 mask reverse", 10, 16},
@@ -1375,13 +1388,14 @@ TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
     EXPECT_GE(plan(text).stages, 3) << text;
     EXPECT_TRUE(chunks(text, "off_grid=1").warpRows) << text;
   }
-  // ... but rows that tile a warp's run (48 in 4 lanes of 12, 28 in 2 of
-  // 14), masked or not, and unmasked exclusive padded rows are warp rows.
-  expectWarpRowCases({{"sum bf16[559209,48] dim=1 mask", 12, 8},
+  // ... but rows that tile a warp's run (48 in 2 lanes of 24, doubled from
+  // 4 of 12; 28 in 2 of 14), masked or not, and unmasked exclusive padded
+  // rows (190 in 8 lanes of 24, doubled from 16 of 12) are warp rows.
+  expectWarpRowCases({{"sum bf16[559209,48] dim=1 mask", 24, 16},
                       {"sum f16[3595117,14] dim=1", 14, 32},
                       {"sum bf16[1797558,28] dim=1 exclusive", 14, 16},
-                      {"sum f16[76012,190] dim=1 exclusive", 12, 2}});
-  EXPECT_EQ(chunks("sum bf16[559209,48] dim=1 mask", "off_grid=1").items, 12);
+                      {"sum f16[76012,190] dim=1 exclusive", 24, 4}});
+  EXPECT_EQ(chunks("sum bf16[559209,48] dim=1 mask", "off_grid=1").items, 24);
 }
 
 TEST(Planner, ScanningTheOuterDimUsesColumns) {
