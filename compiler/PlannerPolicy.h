@@ -541,6 +541,22 @@ struct SegmentedPolicy {
   // -> 53). Five blocks spilled 4-74 stores in four kernels. BENCHMARKS.md,
   // ninetieth pass.
   static constexpr int kNarrowRowsDoubledMinBlocksPerSm = 4;
+  // Byte rows keep their lanes where the doubled rows' lanes would meet in
+  // the span's banks at 3 or more wavefronts an access and more often than
+  // the whole rows' (warpSpanBankWays): a lane reads and writes its bytes
+  // there one a load, and a half warp's rows of 385-390 and 406-414 land on
+  // each other's banks (ncu, max u8[50000,408]: 1.96M of 2.79M shared load
+  // wavefronts conflicts, 36.2 us; 403: 0.99M of 2.01M, 27.4 us). Of the 75
+  // byte rows timed both ways that it was drawn from (H200, x copy, best of
+  // two), it chose the faster plan in all 75 (max u8[49019,408] whole 1.42 /
+  // doubled 1.87, 4.0 / 2.0 ways; max u8[378269,51] 2.02 / 2.67, 6.5 / 4.0;
+  // kept doubled: max i8[200000,201] reverse 1.81 / 1.49, 3.0 / 3.0). On 31
+  // fresh rows whose plan it changed, 17 gained 5-27% (min u8[780374,51]
+  // 2.75 / 2.02, max u8[59730,408] 1.85 / 1.38) and 8 lost 5-15%, all where
+  // the two differ by 1-1.5 ways (min u8[200742,145], 8 lanes of 19, 1.72 /
+  // 1.97): the model counts the conflicts, not doubling's other savings.
+  // BENCHMARKS.md, ninetieth pass.
+  static constexpr double kDoubledByteRowsBankWays = 3.0;
   // Shorter rows of log-sum-exp (under 7 items a lane of a warp's run) are
   // padded rows of the fewest lanes whose items hold them (a power of two),
   // several rows a warp, at most an eighth of their slots idle (H200, ratio

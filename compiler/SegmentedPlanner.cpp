@@ -3,6 +3,7 @@
 // padded where a row does not tile a warp's run).
 #include "compiler/PlannerPolicy.h"
 #include "compiler/PlannerShared.h"
+#include "compiler/WarpSpanBanks.h"
 
 #include <algorithm>
 
@@ -188,14 +189,21 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
     // 1- and 2-byte rows of the other ops: half the lanes, twice the items
     // (kNarrowRowsDoubled), but not masked byte rows, nor byte rows that
     // would then tile the run; at four blocks an SM or more.
+    // Byte rows also keep them where the half lanes would meet in the
+    // span's banks more often than the whole (kDoubledByteRowsBankWays).
     const int lanes = lanesHoldingARow(L, plan.items);
     const int halfLaneItems = lanes >= 2 ? int(ceilDiv(L, lanes / 2)) : 0;
+    const auto halfLanesMeetInBanks = [&] {
+      const double halfWays = warpSpanBankWays(L, lanes / 2, halfLaneItems, inBytes);
+      return halfWays >= policy::SegmentedPolicy::kDoubledByteRowsBankWays &&
+             halfWays > warpSpanBankWays(L, lanes, plan.items, inBytes);
+    };
     if (policy::SegmentedPolicy::kNarrowRowsDoubled && !tuning.items && inBytes <= 2 &&
         spec.op != ScanOp::LogSumExp && lanes >= 2 &&
         halfLaneItems <= policy::SegmentedPolicy::kNarrowRowsDoubledMaxItems &&
         halfLaneItems * dtypeSize(accumulatorType(spec)) <=
             policy::SegmentedPolicy::kNarrowRowsDoubledMaxAccumulatorBytes &&
-        !(inBytes == 1 && (spec.mask || tilesWarp(halfLaneItems)))) {
+        !(inBytes == 1 && (spec.mask || tilesWarp(halfLaneItems) || halfLanesMeetInBanks()))) {
       plan.items = halfLaneItems;
       plan.minBlocksPerSm = pick(tuning.occupancy, policy::SegmentedPolicy::kNarrowRowsDoubledMinBlocksPerSm);
     }

@@ -305,7 +305,8 @@ TEST(Edges, PaddedHalfWarpRows) {
 // a warp's rows go from 1 to 2 (padded, or tiling the run: 352 = 16 x 22),
 // 2 to 4, 4 to 8 and 8 to 16, masked 2-byte rows (tiling) among them, every op but
 // log-sum-exp, a partial last warp of rows; pointers off every grid.
-// Masked byte rows, and byte rows that would tile the run, keep their lanes.
+// Masked byte rows, byte rows that would tile the run, and byte rows whose
+// half lanes would meet in the span's banks keep their lanes.
 TEST(Edges, NarrowRowsTakeHalfTheLanes) {
   struct Case {
     const char *spec;
@@ -315,7 +316,7 @@ TEST(Edges, NarrowRowsTakeHalfTheLanes) {
       {"max bf16[2001,333] dim=1", 2},          {"sum bf16[1001,352] dim=1 reverse", 2},
       {"min i8[3001,379] dim=1 reverse", 2},    {"prod f16[2001,359] dim=1 exclusive", 2},
       {"max i8[3001,201] dim=1 reverse", 4},    {"max i16[2001,150] dim=1 reverse exclusive", 4},
-      {"sum f16[1501,202] dim=1 reverse", 4},   {"min u8[4001,101] dim=1", 8},
+      {"sum f16[1501,202] dim=1 reverse", 4},   {"min u8[4001,91] dim=1", 8},
       {"max f16[3001,96] dim=1 mask exclusive", 8}, {"sum bf16[5001,48] dim=1 mask", 16},
       {"max u8[2001,53] dim=1 reverse", 8},
   };
@@ -324,8 +325,16 @@ TEST(Edges, NarrowRowsTakeHalfTheLanes) {
     expectWarpRowPlans({c.spec}, c.rows);
     specs.push_back(c.spec);
   }
-  // Kept: a masked byte row, a byte row the doubled items would tile, 27 items.
+  // Kept: a masked byte row, a byte row the doubled items would tile, 27
+  // items; and byte rows whose half lanes would meet in the span's banks
+  // (kDoubledByteRowsBankWays), which run too.
   expectWarpRowPlans({"max i8[2001,201] dim=1 mask reverse", "max u8[2001,224] dim=1", "sum bf16[2001,210] dim=1"}, 0);
+  const std::vector<std::pair<std::string, int64_t>> bankBound = {
+      {"min u8[4001,101] dim=1", 4}, {"max u8[3001,408] dim=1 reverse", 1}, {"min i8[5001,51] dim=1 exclusive", 8}};
+  for (const auto &[s, rows] : bankBound) {
+    expectWarpRowPlans({s}, rows);
+    specs.push_back(s);
+  }
   for (const char *s : {"max i8[2001,201] dim=1 mask reverse", "sum bf16[2001,210] dim=1"}) {
     KernelPlan plan;
     ASSERT_TRUE(planOf(s, plan));

@@ -4,6 +4,7 @@
 #include "compiler/ArchPolicy.h"
 #include "compiler/Planner.h"
 #include "compiler/PlannerPolicy.h"
+#include "compiler/WarpSpanBanks.h"
 
 #include <tuple>
 
@@ -1300,6 +1301,34 @@ void expectWarpRowCases(std::initializer_list<WarpRowCase> cases) {
     EXPECT_EQ(p.items, c.items) << c.spec;
     EXPECT_EQ(p.rowsPerChunk, c.rowsPerWarp) << c.spec;
   }
+}
+
+// The bank model: a warp's 32 lanes one word each apart meet nowhere; its
+// lanes one 16-byte run each apart meet four to a bank; two half-warp rows
+// of 408 bytes in lanes of 26 meet each other (the second row lies 102
+// words on, 6 banks, the lanes' spacing of 6.5), rows of 398 in lanes of 25
+// do not (3.5 banks on: between them), as ncu counted (1.96M of 2.79M load
+// wavefronts conflicts against 0.64M of 1.61M).
+TEST(Planner, WarpSpanBankWaysFollowTheRowsPlaces) {
+  EXPECT_DOUBLE_EQ(planning::warpSpanBankWays(128, 32, 1, 4), 1.0);
+  EXPECT_DOUBLE_EQ(planning::warpSpanBankWays(4 * 32 * 4, 32, 4, 4), 4.0);
+  EXPECT_DOUBLE_EQ(planning::warpSpanBankWays(408, 16, 26, 1), 4.0);
+  EXPECT_DOUBLE_EQ(planning::warpSpanBankWays(398, 16, 25, 1), 2.0);
+  EXPECT_DOUBLE_EQ(planning::warpSpanBankWays(408, 32, 13, 1), 2.0);
+}
+
+// Byte rows keep their lanes where the doubled ones would meet in the
+// span's banks at 3 or more ways and more often (kDoubledByteRowsBankWays).
+TEST(Planner, DoubledByteRowsStayOffEachOthersBanks) {
+  expectWarpRowCases({{"max u8[1000,408] dim=1", 13, 1},  // (4.0 ways doubled, 2.0 whole)
+                      {"max u8[1000,398] dim=1", 25, 2},  // (2.0, 2.0)
+                      {"min i8[1000,387] dim=1 reverse", 13, 1},
+                      {"max u8[1000,403] dim=1", 26, 2},  // (2.5, 2.0)
+                      {"max u8[1000,51] dim=1", 13, 8},   // (6.5, 4.0)
+                      {"max u8[1000,49] dim=1", 25, 16},  // (2.0, 2.0)
+                      {"max i8[1000,201] dim=1", 26, 4},  // (3.0, 3.0)
+                      {"max u8[1000,86] dim=1", 11, 4},   // (4.0, 3.0)
+                      {"max i16[1000,408] dim=1", 26, 2}}); // (2-byte rows: not modelled)
 }
 
 TEST(Planner, NarrowLogSumExpRowsOffVectorsTakeTwiceTheItems) {
