@@ -188,7 +188,7 @@ void planSegmented(const ArchPolicy &arch, const ScanSpec &spec, const PlanTunin
       plan.items = doubled;
     // 1- and 2-byte rows of the other ops: half the lanes, twice the items
     // (kNarrowRowsDoubled), but not masked byte rows, nor byte rows that
-    // would then tile the run; at four blocks an SM or more.
+    // would then tile the run; asking for four blocks an SM.
     // Byte rows also keep them where the half lanes would meet in the
     // span's banks more often than the whole (kDoubledByteRowsBankWays).
     const int lanes = lanesHoldingARow(L, plan.items);

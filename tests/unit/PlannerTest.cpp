@@ -1205,8 +1205,9 @@ TEST(Planner, RowsThatFitAWarpArePaddedWarpRows) {
     EXPECT_EQ(p.stages, 0) << c.spec;
   }
   // 1- and 2-byte rows (193 to 416): half a warp a row, twice the items,
-  // two rows a warp (kNarrowRowsDoubled), at four blocks an SM; not where
-  // that takes over 96 accumulator bytes a lane (i16 products into i64).
+  // two rows a warp (padded half-warp rows, or kNarrowRowsDoubled's from a
+  // whole warp); not where that takes over 96 accumulator bytes a lane (i16
+  // products into i64).
   for (const Case &c : {Case{"sum bf16[293952,210] dim=1 reverse", 14}, Case{"min i16[300000,257] dim=1", 17},
                         Case{"max i8[1000,201] dim=1 mask", 13}, Case{"max f16[1000,288] dim=1", 18},
                         Case{"max f16[1000,300] dim=1", 19}, Case{"max u8[65536,300] dim=1", 19},
