@@ -169,7 +169,7 @@ __device__ __forceinline__ void load_lifted_padded_rows(const typename P::In *in
 // (store_by_warp_run; padded rows always: their ends lie anywhere), padded
 // rows of several a warp at their rows' places, so that the warp's rows
 // leave as one run; and its inputs where they load by words (the warp's
-// rows' span, warp_span.cuh: unmasked 1- and 2-byte rows, padded or tiling off
+// rows' span, warp_span.cuh: 1- and 2-byte rows (and their masks), padded or tiling off
 // their vectors' grid) or lane by lane (unmasked rows of 4- and 8-byte
 // elements, padded or tiling off the grid).
 template <class P, class Plan>
@@ -195,12 +195,12 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
   // 1.14); masked ones keep their own loads (max f32[65536,256] dim=1 mask
   // reverse one element in 0.94 own / 1.08 by lanes), as masked padded rows
   // do, so no mask run needs the scratch.
-  // Unmasked 1- and 2-byte rows load by words instead (loads_warp_rows_by_words):
+  // 1- and 2-byte rows load by words instead, with their masks (loads_warp_rows_by_words):
   // padded ones always, tiling ones where their runs lie off the grid.
   constexpr bool kByWords = loads_warp_rows_by_words<P, I, kTiles>();
   constexpr bool kMayLoadByLanes = !kByWords && (kTiles ? !P::kMask : loads_padded_rows_by_lanes<P>());
   __shared__ WarpRunScratch<P, T, I, false> scratch;
-  __shared__ WarpSpanScratch<P, T, kByWords ? I : 0> spans;
+  __shared__ WarpSpanScratch<P, T, kByWords ? I : 0, P::kMask && kByWords> spans;
   const bool by_warp = !kTiles || store_by_warp_run<P, I>(out); // (tiling rows: every run alike)
   const bool off_grid = !kTiles || loads_by_lanes<P, I>(in, mask);
   const bool by_lanes = kMayLoadByLanes && off_grid;
@@ -231,7 +231,8 @@ __device__ __forceinline__ void segmented_scan_warp_rows(const void *in_, const 
     if (!by_words && !by_lanes)
       load_lifted<P, I, 1, 1>(in + start, mask + start, valid, x);
     else if constexpr (kByWords)
-      load_lifted_warp_span<P, I, L>(in + warp_first, warp_elems, lane / W, pos, valid, spans.in[threadIdx.x / 32], x);
+      load_lifted_warp_span<P, I, L>(in + warp_first, mask + warp_first, warp_elems, lane / W, pos, valid,
+                                     spans.in[threadIdx.x / 32], spans.mask(), x);
     else if constexpr (!kMayLoadByLanes)
       __builtin_unreachable(); // (neither by words nor by lanes)
     else if constexpr (kTiles)

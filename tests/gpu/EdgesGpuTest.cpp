@@ -414,6 +414,40 @@ TEST(Edges, WarpRowsLoadedByWordsAtEveryPlace) {
   expectCasesPass(sums, places);
 }
 
+// Masked 1- and 2-byte warp rows copy their mask bytes into shared memory
+// by words beside their elements (load_lifted_warp_span): input and mask at
+// different places in their words (0-7 and 0-15 elements in), so the two
+// spans' partial words differ; 2-byte padded rows (their off-grid plans:
+// on the grid they keep their chunks), rows that tile a warp's run off the
+// grid, byte rows padded on and off it; several rows a warp and a warp a
+// row, a partial last warp of rows, tensors of 2-3 rows.
+TEST(Edges, MaskedNarrowWarpRowsLoadedByWords) {
+  const std::vector<std::string> padded = {
+      "sum f16[3001,163] dim=1 mask",          "prod bf16[2001,99] dim=1 mask reverse",
+      "max f16[2001,190] dim=1 mask exclusive", "min i16[1001,77] dim=1 mask reverse exclusive",
+      "sum bf16[3,157] dim=1 mask",            "max f16[2,29] dim=1 mask",
+  };
+  const std::vector<std::string> bytes = {
+      "min u8[3001,163] dim=1 mask",      "max i8[2001,201] dim=1 mask reverse",
+      "sum u8[2001,250] dim=1 mask exclusive", "prod i8[1001,18] dim=1 mask",
+      "min i8[2,77] dim=1 mask reverse",
+  };
+  const std::vector<std::string> tiling = {"max bf16[2001,48] dim=1 mask", "min f16[3001,28] dim=1 mask reverse"};
+  {
+    ScopedTuning offGrid("off_grid=1");
+    expectWarpRowPlans(padded, 0);
+    expectWarpRowPlans(tiling, 0);
+  }
+  expectWarpRowPlans(bytes, 0);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  std::vector<CaseOptions> places;
+  for (int in = 0; in < 8; ++in)
+    places.push_back(offsets(in, (in * 5 + 3) % 16, (in * 3) % 8));
+  expectCasesPass(padded, places);
+  expectCasesPass(bytes, places);
+  expectCasesPass(tiling, places);
+}
+
 // Warp rows of 1- and 2-byte elements that load their own runs and put
 // their results into the warp's scratch item by item: each input, mask and
 // output 0-3 elements in, so runs and rows start at every byte of a word; a
@@ -1559,6 +1593,25 @@ TEST(Edges, PackedLanesAWordAThread) {
   expectLaneThreadPlans(cases, /*words=*/true);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectTunedCasesPass(cases, {CaseOptions{}, offsets(0, 0, 3), offsets(1, 1, 1), offsets(3, 2, 0)});
+}
+
+TEST(Edges, TwoByteLaneWordsOfFourInShiftedStages) {
+  // Lane threads holding four adjacent 2-byte lanes (16 bytes of 4-byte
+  // accumulators an item) where the input or mask lies off the grid
+  // (shifted stages: a thread's results do not land on its items, so it
+  // holds its scan across the next tile instead of reading its items again):
+  // 8 and 16 lanes, sums, products, max and min, masks, both directions,
+  // an odd row count; the input, mask and output at different places.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"lane_threads=1,lane_width=4", "sum f16[200001,8] dim=0"},
+      {"lane_threads=1,lane_width=4", "max bf16[150001,8] dim=0 reverse"},
+      {"lane_threads=1,lane_width=4", "prod f16[100000,8] dim=0 mask exclusive"},
+      {"lane_threads=1,lane_width=4", "min bf16[120003,8] dim=0 mask reverse"},
+      {"lane_threads=1,lane_width=4", "sum f16[100001,16] dim=0 reverse exclusive"},
+  };
+  expectLaneThreadPlans(cases, /*words=*/true);
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectTunedCasesPass(cases, {offsets(1, 1, 1), offsets(3, 2, 0), offsets(0, 5, 2), offsets(2, 0, 7)});
 }
 
 TEST(Edges, ByteLanesAsWords) {
