@@ -852,11 +852,22 @@ int laneThreadWidth(const ScanSpec &spec, int64_t lanes, const PlanTuning &tunin
 // accumulators of elements of kLaneThreadMinBytes or more a lane a thread;
 // words of lanes (width > 1) where their item is not one thread's with a
 // mask and 16 bytes of accumulators (but for byte elements), and where 16
-// bytes of them are not in shifted stages (ColumnPolicy::kLaneWordBytes).
+// bytes of them are not in shifted stages (ColumnPolicy::kLaneWordBytes)
+// but as words of four 2-byte lanes of several a group
+// (kShiftedTwoByteLaneWordsOfFour); in shifted stages, not unmasked groups
+// of kShiftedLanesAsItemsMinGroupBytes or more of elements of 4 bytes or
+// more (kShiftedWideLanesAsItems).
 bool laneThreadsPay(const ScanSpec &spec, int64_t lanes, int width, bool shifted) {
-  const int64_t accBytes = dtypeSize(accumulatorType(spec));
-  return width > 1 ? !(width * accBytes > 8 && (shifted || (spec.mask && lanes == width && !byteElements(spec))))
-                   : dtypeSize(spec.in) >= policy::ColumnPolicy::kLaneThreadMinBytes &&
+  const int64_t accBytes = dtypeSize(accumulatorType(spec)), inBytes = dtypeSize(spec.in);
+  if (policy::ColumnPolicy::kShiftedWideLanesAsItems && shifted && !spec.mask &&
+      inBytes >= policy::ColumnPolicy::kLaneThreadMinBytes &&
+      lanes * accBytes >= policy::ColumnPolicy::kShiftedLanesAsItemsMinGroupBytes)
+    return false;
+  const bool shiftedWordsPay =
+      policy::ColumnPolicy::kShiftedTwoByteLaneWordsOfFour && inBytes == 2 && width == 4 && lanes > width;
+  return width > 1 ? !(width * accBytes > 8 &&
+                       (shifted ? !shiftedWordsPay : (spec.mask && lanes == width && !byteElements(spec))))
+                   : inBytes >= policy::ColumnPolicy::kLaneThreadMinBytes &&
                          lanes * accBytes <= policy::ColumnPolicy::kLaneThreadGroupBytes;
 }
 

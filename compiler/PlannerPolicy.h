@@ -853,6 +853,26 @@ struct ColumnPolicy {
   // i8[16777216,2] mask 1.90 -> 1.67), where 11 items lost (2.27 -> 2.45).
   // BENCHMARKS.md.
   static constexpr int kLaneWordBytes = 8;
+  // Words of four 2-byte lanes (16 bytes of 4-byte accumulators) pay in
+  // shifted stages too where a group holds several (8 lanes), though they
+  // hold their scan across the next tile (216-232 spilled stores at 11
+  // items): items of 8 lanes took 236 registers, one block of 128 an SM
+  // (H200, x copy, items / lane threads: sum f16[2598355,8] @2 3.50 / 2.18,
+  // sum f16[10000000,8] @2 4.42 / 2.55, prod f16[2097152,8] exclusive @3
+  // 3.95 / 2.31, sum f16[2097152,8] mask @3 3.16 / 2.36, max
+  // bf16[2598355,8] @1 2.49 / 2.24, min bf16[2097152,8] reverse @1 2.76 /
+  // 2.64; words of four of four lanes lost, f16[4194304,4] @3 1.40 / 1.92;
+  // BENCHMARKS.md, ninety-first pass).
+  static constexpr bool kShiftedTwoByteLaneWordsOfFour = true;
+  // In shifted stages, unmasked groups of 16 or more bytes of accumulators
+  // of 4- and 8-byte elements but those published in parts keep items of C
+  // lanes (H200, x copy, items / lane threads: sum f32[2097152,8] reverse
+  // @1 1.51 / 1.87, sum f32[2598355,8] @1 1.41 / 1.81, sum f32[4194304,4]
+  // @1 1.12 / 1.18, sum f64[8388608,2] @1 1.08 / 1.21; f32 x 2 keeps lane
+  // threads, 1.30 / 1.10, as do masked ones, max f32[2097152,8] mask @1
+  // 1.68 / 1.61; BENCHMARKS.md, ninety-first pass).
+  static constexpr bool kShiftedWideLanesAsItems = true;
+  static constexpr int kShiftedLanesAsItemsMinGroupBytes = 16;
   static constexpr int kLaneWordBytesOfBytes = 4;
   // u8/i8 max and min of 8 or 16 lanes take words of 8 where they plan one
   // block an SM (H200, x copy, words of 4 / 8: max u8[1048576,16] dim=0

@@ -1599,19 +1599,50 @@ TEST(Edges, TwoByteLaneWordsOfFourInShiftedStages) {
   // Lane threads holding four adjacent 2-byte lanes (16 bytes of 4-byte
   // accumulators an item) where the input or mask lies off the grid
   // (shifted stages: a thread's results do not land on its items, so it
-  // holds its scan across the next tile instead of reading its items again):
-  // 8 and 16 lanes, sums, products, max and min, masks, both directions,
-  // an odd row count; the input, mask and output at different places.
+  // holds its scan across the next tile instead of reading its items again;
+  // ColumnPolicy::kShiftedTwoByteLaneWordsOfFour): 8 lanes, the policy's
+  // off-grid plans, and 16 (published in parts) tuned; sums, products, max
+  // and min, masks, both directions, an odd row count, lines of dim=1; the
+  // input, mask and output at different places.
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"lane_threads=1,lane_width=4", "sum f16[200001,8] dim=0"},
-      {"lane_threads=1,lane_width=4", "max bf16[150001,8] dim=0 reverse"},
-      {"lane_threads=1,lane_width=4", "prod f16[100000,8] dim=0 mask exclusive"},
-      {"lane_threads=1,lane_width=4", "min bf16[120003,8] dim=0 mask reverse"},
+      {"", "sum f16[200001,8] dim=0"},
+      {"", "max bf16[150001,8] dim=0 reverse"},
+      {"", "prod f16[100000,8] dim=0 mask exclusive"},
+      {"", "min bf16[120003,8] dim=0 mask reverse"},
+      {"", "sum f16[5,20001,8] dim=1 reverse"},
       {"lane_threads=1,lane_width=4", "sum f16[100001,16] dim=0 reverse exclusive"},
   };
   expectLaneThreadPlans(cases, /*words=*/true);
+  {
+    ScopedTuning offGrid("off_grid=1");
+    for (const auto &[tuning, spec] : cases) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(spec, plan));
+      EXPECT_TRUE(plan.laneThreads && plan.laneWidth == 4 && plan.edges) << spec << ": words of four, shifted";
+    }
+  }
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   expectTunedCasesPass(cases, {offsets(1, 1, 1), offsets(3, 2, 0), offsets(0, 5, 2), offsets(2, 0, 7)});
+}
+
+// Unmasked groups of 16 or 32 bytes of 4- and 8-byte elements keep items of
+// C lanes in shifted stages (ColumnPolicy::kShiftedWideLanesAsItems), and
+// lane threads on the grid: f32 x 4 and x 8, f64 x 2, i32 x 4, i32 summed
+// into i64 x 2; both directions; the input and output at different places.
+TEST(Edges, WideLanesInShiftedStagesAsItems) {
+  const std::vector<std::string> specs = {"sum f32[200001,4] dim=0", "max f32[100003,8] dim=0 reverse",
+                                          "prod f64[150000,2] dim=0 exclusive", "min i32[100001,4] dim=0",
+                                          "sum i32[200003,2] dim=0 reverse"};
+  {
+    ScopedTuning offGrid("off_grid=1");
+    for (const std::string &spec : specs) {
+      KernelPlan plan;
+      ASSERT_TRUE(planOf(spec, plan));
+      EXPECT_TRUE(plan.packedLanes > 1 && !plan.laneThreads && plan.edges) << spec << ": items of C lanes, shifted";
+    }
+  }
+  SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
+  expectCasesPass(specs, {CaseOptions(), offsets(1, 0, 2), offsets(3, 0, 0), offsets(2, 0, 5)});
 }
 
 TEST(Edges, ByteLanesAsWords) {

@@ -2113,8 +2113,8 @@ TEST(Planner, SixteenLanesPublishInParts) {
 // Lane threads of 32-byte groups (8 lanes of 4-byte accumulators) on the
 // grid take one block an SM of 31 items (masked 29 of 4-byte elements,
 // else 23, and 31 for i32 sums and products into i64) from 262144 packed
-// items on; fewer items (too few tiles for the SMs) and shifted stages keep
-// the smaller blocks (ColumnPolicy::kLaneThreadOneBlock*).
+// items on; fewer items (too few tiles for the SMs) and masked shifted
+// stages keep the smaller blocks (ColumnPolicy::kLaneThreadOneBlock*).
 TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   const std::pair<const char *, int> cases[] = {
       {"sum f32[262144,8] dim=0", 31},        {"max u8[8388608,8] dim=0", 31},
@@ -2132,11 +2132,13 @@ TEST(Planner, LargeGroupsOfManyItemsTakeOneBlockAnSm) {
   EXPECT_EQ(planKernel(mustParse("sum f32[4194304,8] dim=0"), {}, Target{100}).items, 23);
   PlanTuning offGrid;
   offGrid.offGrid = 1;
-  for (const KernelPlan &p : {plan("sum f32[262143,8] dim=0"), planKernel(mustParse("sum f32[1048576,8] dim=0"), offGrid)}) {
+  for (const KernelPlan &p : {plan("sum f32[262143,8] dim=0"), planKernel(mustParse("max f32[1048576,8] dim=0 mask"), offGrid)}) {
     EXPECT_TRUE(p.laneThreads);
     EXPECT_EQ(p.items, 11);
     EXPECT_EQ(p.minBlocksPerSm, 2);
   }
+  // Unmasked, shifted stages keep items of 8 lanes (ColumnPolicy::kShiftedWideLanesAsItems).
+  EXPECT_FALSE(planKernel(mustParse("sum f32[1048576,8] dim=0"), offGrid).laneThreads);
   // 16-byte groups keep the smaller blocks whatever their size (13 items
   // unmasked on the timed arch).
   EXPECT_EQ(plan("sum f32[16777216,4] dim=0").items, 13);
