@@ -617,6 +617,22 @@ struct SegmentedPolicy {
   // stay ahead (26 of 38 drawn, chunks 9: sum f16[621985,17] mask @2 1.33 /
   // 1.71; BENCHMARKS.md, sixty-fourth pass).
   static constexpr bool kShortTwoByteMaskedChunks = true;
+  // Since masked 1- and 2-byte warp rows copy their mask bytes by words
+  // beside their elements (warp_span.cuh), masked 2-byte rows of up to 16
+  // items a lane are padded warp rows off the grid, whatever their length,
+  // and on it where they are max and min, but not where a whole warp's
+  // lanes' runs are whole 16-byte words, which meet in the span's banks
+  // (H200, x copy, chunks / padded rows: off the grid, sum f16[75094,288]
+  // mask exclusive @3 1.78 / 1.09, min f16[96052,334] mask @2 1.84 / 1.20,
+  // sum bf16[56033,443] mask @2 1.42 / 1.02, prod i16[104050,214] mask
+  // reverse exclusive @1 1.39 / 1.02, 8 of 8 gained; on the grid, max
+  // f16[64710,351] mask exclusive 1.58 / 1.13, min f16[393788,61] mask
+  // exclusive 1.50 / 1.12, max bf16[64252,268] mask reverse 1.53 / 1.27;
+  // lost: min f16[68689,482] mask reverse, 16 items, 1.44 / 1.58; on the
+  // grid sums and products stay chunks: sum f16[66232,323] mask 1.14 /
+  // 1.40, prod bf16[66696,297] mask reverse 1.08 / 1.18; BENCHMARKS.md,
+  // ninety-first pass).
+  static constexpr bool kMaskedTwoByteRowsPadded = true;
   // Padded f64 log-sum-exp rows of more than 8 items ask for three blocks
   // an SM (the chunks' four spilled 4-16 stores at 11-16 items); tuned ones
   // of more than 12, two (`f64[1000,500] exclusive` spilled 16 stores in three).

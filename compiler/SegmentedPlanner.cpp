@@ -127,12 +127,21 @@ int paddedWarpRowItems(const ScanSpec &spec, const PlanTuning &tuning, int64_t L
   const bool twoByteSumChunks = spec.op == ScanOp::Sum &&
                                 !(policy::SegmentedPolicy::kShortTwoByteSumsTiling &&
                                   (tiles || (spec.exclusive && !spec.mask)));
-  const bool twoByteMaskedChunks = policy::SegmentedPolicy::kShortTwoByteMaskedChunks && spec.mask && !tiles;
+  // Masked 2-byte rows load their masks by words too (warp_span.cuh): off
+  // the grid they pad whatever their length, on it max and min do, but
+  // not rows of a whole warp whose lanes' runs are whole 16-byte words
+  // (kMaskedTwoByteRowsPadded).
+  const bool maxOrMin = spec.op == ScanOp::Max || spec.op == ScanOp::Min;
+  const bool runsOfWords = lanes == 32 && (items * inBytes) % 16 == 0;
+  const bool maskedRowsPad = policy::SegmentedPolicy::kMaskedTwoByteRowsPadded && twoByteMasked && !runsOfWords &&
+                             (tuning.offGrid || maxOrMin);
+  const bool twoByteMaskedChunks =
+      policy::SegmentedPolicy::kShortTwoByteMaskedChunks && spec.mask && !tiles && !maskedRowsPad;
   const bool twoByteChunks = inBytes == 2 && !tuning.offGrid && (twoByteSumChunks || twoByteMaskedChunks);
   const bool shortRowPads = spec.op == ScanOp::LogSumExp
                                 ? policy::SegmentedPolicy::kPaddedShortLogSumExpRows && lanes <= mostLanes && fewIdleSlots
                                 : policy::SegmentedPolicy::kPaddedShortRows && fewIdleSlots && !twoByteChunks;
-  const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows && (shortRow || !twoByteMasked) &&
+  const bool policyPads = policy::SegmentedPolicy::kPaddedWarpRows && (shortRow || !twoByteMasked || maskedRowsPad) &&
                           items * accBytes <= policy::SegmentedPolicy::kPaddedWarpRowMaxAccumulatorBytes &&
                           (shortRow ? shortRowPads : items >= policy::SegmentedPolicy::kPaddedWarpRowMinItems);
   return pickFlag(tuning.warpRows, policyPads) ? items : 0;

@@ -363,7 +363,7 @@ TEST(Edges, PaddedShortRowsOfEveryOp) {
   expectWarpRowPlans(specs, 0);
   const std::vector<std::string> twoByteChunks = {"sum f16[2001,86] dim=1 reverse", "sum i16[2001,163] dim=1 reverse",
                                                   "sum bf16[2001,86] dim=1 mask exclusive",
-                                                  "prod bf16[2001,111] dim=1 exclusive mask", "max f16[3001,79] dim=1 mask"};
+                                                  "prod bf16[2001,111] dim=1 exclusive mask", "sum f16[3001,79] dim=1 mask"};
   const std::vector<std::string> twoByteTilingSums = {
       "sum bf16[3001,48] dim=1 mask", "sum bf16[4001,12] dim=1 exclusive", "sum f16[2001,56] dim=1 mask",
       "sum f16[3001,28] dim=1 reverse", "sum bf16[2001,77] dim=1 exclusive"};
@@ -420,13 +420,18 @@ TEST(Edges, WarpRowsLoadedByWordsAtEveryPlace) {
 // spans' partial words differ; 2-byte padded rows (their off-grid plans:
 // on the grid they keep their chunks), rows that tile a warp's run off the
 // grid, byte rows padded on and off it; several rows a warp and a warp a
-// row, a partial last warp of rows, tensors of 2-3 rows.
+// row, a partial last warp of rows, tensors of 2-3 rows; 2-byte max and
+// min padded on the grid.
 TEST(Edges, MaskedNarrowWarpRowsLoadedByWords) {
   const std::vector<std::string> padded = {
       "sum f16[3001,163] dim=1 mask",          "prod bf16[2001,99] dim=1 mask reverse",
       "max f16[2001,190] dim=1 mask exclusive", "min i16[1001,77] dim=1 mask reverse exclusive",
       "sum bf16[3,157] dim=1 mask",            "max f16[2,29] dim=1 mask",
+      "sum f16[2001,443] dim=1 mask",          "prod f16[1001,347] dim=1 mask exclusive",
   };
+  // Masked 2-byte max and min pad on the grid too (kMaskedTwoByteRowsPadded).
+  const std::vector<std::string> maxMinOnTheGrid = {"max f16[2001,351] dim=1 mask exclusive",
+                                                    "min bf16[3001,79] dim=1 mask reverse", "max i16[1001,268] dim=1 mask"};
   const std::vector<std::string> bytes = {
       "min u8[3001,163] dim=1 mask",      "max i8[2001,201] dim=1 mask reverse",
       "sum u8[2001,250] dim=1 mask exclusive", "prod i8[1001,18] dim=1 mask",
@@ -439,6 +444,7 @@ TEST(Edges, MaskedNarrowWarpRowsLoadedByWords) {
     expectWarpRowPlans(tiling, 0);
   }
   expectWarpRowPlans(bytes, 0);
+  expectWarpRowPlans(maxMinOnTheGrid, 0);
   SCANJIT_REQUIRE_GPU(); // (the plans above need no GPU)
   std::vector<CaseOptions> places;
   for (int in = 0; in < 8; ++in)
@@ -446,6 +452,7 @@ TEST(Edges, MaskedNarrowWarpRowsLoadedByWords) {
   expectCasesPass(padded, places);
   expectCasesPass(bytes, places);
   expectCasesPass(tiling, places);
+  expectCasesPass(maxMinOnTheGrid, warpRowPlacements());
 }
 
 // Warp rows of 1- and 2-byte elements that load their own runs and put

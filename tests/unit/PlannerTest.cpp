@@ -1409,15 +1409,25 @@ TEST(Planner, ShortRowsArePaddedRowsOfFewerLanes) {
   // lanes of 7 (12 accumulator items a lane at most; 7 of 56 idle).
   EXPECT_FALSE(plan("sum f64[1000,49] dim=1").warpRows);
   EXPECT_TRUE(plan("sum f64[1000,56] dim=1").warpRows);
-  // 2-byte sums and masked 2-byte rows of every op, padded: chunks on the
-  // grid, padded rows off it (kShortTwoByteMaskedChunks).
+  // 2-byte sums and masked 2-byte rows of the other ops but max and min,
+  // padded: chunks on the grid, padded rows off it (kShortTwoByteMaskedChunks);
+  // longer masked ones too, up to 16 items a lane (kMaskedTwoByteRowsPadded).
   for (const char *text : {"sum bf16[585251,86] dim=1 mask reverse", "sum f16[1000000,100] dim=1",
                            "sum i16[1000,86] dim=1", "sum bf16[2001,86] dim=1 mask exclusive",
-                           "max f16[701606,79] dim=1 mask", "prod bf16[382884,123] dim=1 mask reverse"}) {
+                           "prod bf16[382884,123] dim=1 mask reverse", "sum f16[66232,323] dim=1 mask",
+                           "prod bf16[66696,297] dim=1 mask reverse"}) {
     EXPECT_FALSE(plan(text).warpRows) << text;
     EXPECT_GE(plan(text).stages, 3) << text;
     EXPECT_TRUE(chunks(text, "off_grid=1").warpRows) << text;
   }
+  // Masked max and min of 2-byte rows are padded rows on the grid too, but
+  // where a whole warp's lanes' runs are whole 16-byte words (482 in 32
+  // lanes of 16), which keep their chunks on the grid and off it.
+  for (const char *text : {"max f16[701606,79] dim=1 mask", "max f16[64710,351] dim=1 mask exclusive",
+                           "min i16[48014,404] dim=1 mask", "max bf16[64252,268] dim=1 mask reverse"})
+    EXPECT_TRUE(plan(text).warpRows) << text;
+  EXPECT_FALSE(plan("min f16[68689,482] dim=1 mask reverse").warpRows);
+  EXPECT_FALSE(chunks("min f16[68689,482] dim=1 mask reverse", "off_grid=1").warpRows);
   // ... but rows that tile a warp's run (48 in 2 lanes of 24, doubled from
   // 4 of 12; 28 in 2 of 14), masked or not, and unmasked exclusive padded
   // rows (190 in 8 lanes of 24, doubled from 16 of 12) are warp rows.
